@@ -1,0 +1,271 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/run-mcp/run-mcp/wire"
+)
+
+// Kinds of primitives a call reaches.
+const (
+	KindTool     = "tool"
+	KindResource = "resource"
+	KindPrompt   = "prompt"
+)
+
+// CallRequest is one call of a tool, read of a resource or get of a prompt.
+type CallRequest struct {
+	Kind    string
+	Name    string // tool or prompt name, or resource URI
+	Args    map[string]any
+	Timeout time.Duration // server time; 0 = none
+}
+
+// Outcome is what a call produced and how it went.
+type Outcome struct {
+	Raw        json.RawMessage // the result as the target sent it
+	Latency    time.Duration
+	ServerTime time.Duration
+	InputWait  time.Duration
+	Rounds     []Round
+	Progress   []ProgressEvent
+	Token      string
+	Stderr     []wire.Line // lines the server wrote to stderr during the call
+	Evidence   wire.EvidenceSnapshot
+	Protocol   string
+}
+
+// Call runs req on the live session. The request itself runs on the
+// caller's goroutine, off the mailbox, so status and stderr answer meanwhile.
+func (c *Conn) Call(ctx context.Context, req CallRequest) (*Outcome, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var call *callState
+	var s *session
+	var notLive error
+	err := c.do(ctx, func(st *connState) {
+		if st.phase != PhaseLive || st.sess == nil {
+			notLive = c.notLiveError(st)
+			return
+		}
+		s = st.sess
+		st.callSeq++
+		st.lastUsed = time.Now()
+		call = &callState{id: st.callSeq, started: time.Now(), budget: req.Timeout, cancel: cancel,
+			token: "run-mcp-" + c.name + "-" + strconv.Itoa(st.callSeq)}
+		st.calls[call.id] = call
+		if st.openRounds > 0 {
+			call.paused = call.started
+		} else {
+			call.running = call.started
+			c.arm(call)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if notLive != nil {
+		return nil, notLive
+	}
+	return c.runCall(ctx, s, call, req)
+}
+
+func (c *Conn) notLiveError(st *connState) error {
+	why := st.why
+	if why == "" {
+		why = "it is " + string(st.phase)
+	}
+	return coded(CodeNoConnection, "connection %q is not running: %s. Use reconnect_to_mcp to start it again, or connect_to_mcp.", c.name, why)
+}
+
+func (c *Conn) runCall(ctx context.Context, s *session, call *callState, req CallRequest) (*Outcome, error) {
+	stderrMark := 0
+	if s.proc != nil {
+		stderrMark = s.proc.Stderr().Total()
+	}
+	evBefore := s.evidence.Snapshot()
+	c.notes.trackProgress(call.token, call.started)
+	raw, err := s.send(ctx, req, call.token)
+	out := &Outcome{Raw: raw, Token: call.token, Progress: c.notes.untrack(call.token)}
+	if s.init != nil {
+		out.Protocol = s.init.ProtocolVersion
+	}
+	_ = c.do(context.WithoutCancel(ctx), func(st *connState) {
+		now := time.Now()
+		call.finished = true
+		if call.timer != nil {
+			call.timer.Stop()
+		}
+		out.ServerTime, out.InputWait, out.Rounds = call.serverTime(now), call.wait, call.rounds
+		if !call.paused.IsZero() {
+			out.InputWait += now.Sub(call.paused)
+		}
+		delete(st.calls, call.id)
+	})
+	out.Latency = time.Since(call.started)
+	if s.proc != nil {
+		out.Stderr = s.proc.Stderr().Since(stderrMark).Lines
+	}
+	out.Evidence = evidenceSince(evBefore, s.evidence.Snapshot())
+	if err != nil {
+		return out, c.callFailed(ctx, s, err, stderrMark)
+	}
+	return out, nil
+}
+
+// evidenceSince keeps what arrived after before was taken.
+func evidenceSince(before, now wire.EvidenceSnapshot) wire.EvidenceSnapshot {
+	out := wire.EvidenceSnapshot{NoiseTotal: now.NoiseTotal - before.NoiseTotal, ErrorsTotal: now.ErrorsTotal - before.ErrorsTotal}
+	if len(now.Noise) > len(before.Noise) {
+		out.Noise = now.Noise[len(before.Noise):]
+	}
+	if len(now.Errors) > len(before.Errors) {
+		out.Errors = now.Errors[len(before.Errors):]
+	}
+	return out
+}
+
+// callFailed turns a failed request into the error a user needs: why the
+// call stopped (timeout, reconnect, cancel) or how the server died, with its
+// stderr.
+func (c *Conn) callFailed(ctx context.Context, s *session, err error, stderrMark int) error {
+	cause := context.Cause(ctx)
+	var timeout *TimeoutError
+	var interrupted *InterruptedError
+	var callErr *CallError
+	switch {
+	case errors.As(cause, &timeout), errors.As(cause, &interrupted):
+		return &CallError{Reason: cause.Error(), Err: cause}
+	case errors.As(cause, &callErr):
+		return callErr
+	case errors.Is(cause, context.Canceled) || errors.Is(cause, context.DeadlineExceeded):
+		return &CallError{Code: CodeCancelled, Reason: "the client cancelled the call; the server was told (notifications/cancelled)", Err: err}
+	}
+	var closed *wire.ClosedError
+	if errors.As(err, &closed) || errors.Is(err, transport.ErrTransportClosed) {
+		if s.proc != nil {
+			select {
+			case <-s.proc.Done():
+			case <-time.After(lateStderr):
+			}
+		}
+		r := s.report(0)
+		return &CallError{Reason: "The server died during the call: " + reasonOf(err), Report: &r, Err: err}
+	}
+	return err
+}
+
+// send issues the request. Legacy connections get the raw result exactly as
+// the target sent it; modern ones go through the client, which drives
+// input_required rounds.
+func (s *session) send(ctx context.Context, req CallRequest, token string) (json.RawMessage, error) {
+	meta := map[string]any{"progressToken": token}
+	var method string
+	params := map[string]any{"_meta": meta}
+	switch req.Kind {
+	case KindTool:
+		method = string(mcp.MethodToolsCall)
+		params["name"], params["arguments"] = req.Name, argsOrEmpty(req.Args)
+	case KindPrompt:
+		method = string(mcp.MethodPromptsGet)
+		params["name"] = req.Name
+		if len(req.Args) > 0 {
+			params["arguments"] = stringArgs(req.Args)
+		}
+	case KindResource:
+		method = string(mcp.MethodResourcesRead)
+		params["uri"] = req.Name
+	default:
+		return nil, coded(CodeInvalidArgument, "type must be tool, resource or prompt, not %q", req.Kind)
+	}
+	if s.init != nil && mcp.IsModernProtocol(s.init.ProtocolVersion) {
+		return s.sendModern(ctx, req, meta)
+	}
+	return s.raw(ctx, method, params)
+}
+
+func argsOrEmpty(a map[string]any) map[string]any {
+	if a == nil {
+		return map[string]any{}
+	}
+	return a
+}
+
+func stringArgs(a map[string]any) map[string]string {
+	out := make(map[string]string, len(a))
+	for k, v := range a {
+		if s, ok := v.(string); ok {
+			out[k] = s
+		} else {
+			b, _ := json.Marshal(v)
+			out[k] = string(b)
+		}
+	}
+	return out
+}
+
+// raw sends one request with our own id and returns the result bytes. A
+// cancelled request is followed by notifications/cancelled.
+func (s *session) raw(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	id := mcp.NewRequestId(fmt.Sprintf("run-mcp-%d", s.reqSeq.Add(1)))
+	resp, err := s.tr.SendRequest(ctx, transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method, Params: params})
+	if err != nil {
+		if ctx.Err() != nil {
+			s.sendCancelled(id, context.Cause(ctx))
+		}
+		return nil, err
+	}
+	if resp.Error != nil {
+		return nil, &TargetError{Code: resp.Error.Code, Message: resp.Error.Message, Data: resp.Error.Data}
+	}
+	return resp.Result, nil
+}
+
+func (s *session) sendCancelled(id mcp.RequestId, cause error) {
+	reason := "cancelled by the client"
+	if cause != nil {
+		reason = firstLine(cause.Error())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = s.tr.SendNotification(ctx, mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION,
+		Notification: mcp.Notification{Method: string(mcp.MethodNotificationCancelled),
+			Params: mcp.NotificationParams{AdditionalFields: map[string]any{"requestId": id, "reason": reason}}}})
+}
+
+func (s *session) sendModern(ctx context.Context, req CallRequest, meta map[string]any) (json.RawMessage, error) {
+	m := &mcp.Meta{ProgressToken: meta["progressToken"]}
+	var v any
+	var err error
+	switch req.Kind {
+	case KindTool:
+		v, err = s.client.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: req.Name, Arguments: argsOrEmpty(req.Args), Meta: m}})
+	case KindPrompt:
+		v, err = s.client.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: req.Name, Arguments: stringArgs(req.Args)}})
+	default:
+		v, err = s.client.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: req.Name}})
+	}
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(v)
+}
+
+// TargetError is a JSON-RPC error the target answered with.
+type TargetError struct {
+	Code    int
+	Message string
+	Data    any
+}
+
+func (e *TargetError) Error() string {
+	return fmt.Sprintf("the server answered with error %d: %s", e.Code, e.Message)
+}

@@ -1,0 +1,196 @@
+package actors
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/run-mcp/run-mcp/snapshot"
+	"github.com/run-mcp/run-mcp/wire"
+)
+
+// Phase is where a connection is in its life.
+type Phase string
+
+// Phases of a connection.
+const (
+	PhaseConnecting   Phase = "connecting"
+	PhaseLive         Phase = "live"
+	PhaseDead         Phase = "dead"         // the server exited or the channel closed by itself
+	PhaseDisconnected Phase = "disconnected" // run-mcp stopped it on request
+	PhaseFailed       Phase = "failed"       // the last connect attempt failed
+)
+
+// Config says how to reach a target and how to treat it. Zero values mean
+// the defaults; Reconnect keeps the last values for what it is not given.
+type Config struct {
+	Spec           wire.Spec
+	URL            string
+	Headers        map[string]string
+	Era            wire.Era
+	ConnectTimeout time.Duration
+	Roots          []mcp.Root
+	LogLevel       mcp.LoggingLevel
+	// Listing asks for every tool, resource, template and prompt to be
+	// listed after the handshake (connect replies and reconnect diffs need
+	// it; a one-shot call does not).
+	Listing bool
+}
+
+// DefaultConnectTimeout is how long a handshake may take before the server is
+// given up on.
+const DefaultConnectTimeout = 30 * time.Second
+
+// IsHTTP says whether the target is reached over Streamable HTTP.
+func (c Config) IsHTTP() bool { return c.URL != "" }
+
+// Target names the target as a person would: its command line or URL.
+func (c Config) Target() string {
+	if c.IsHTTP() {
+		return c.URL
+	}
+	return c.Spec.CommandLine()
+}
+
+// Conn is the actor that owns one named connection.
+type Conn struct {
+	name    string
+	env     *engine
+	mailbox chan func(*connState)
+	quit    chan struct{}
+	stopped chan struct{}
+	notes   *noteLog
+	// lifecycle serialises connect, reconnect and disconnect, which do their
+	// slow I/O off the mailbox.
+	lifecycle sync.Mutex
+	// phase mirrors the actor's phase after every operation, so the Registry
+	// can count open connections without a round trip to every actor.
+	phase atomic.Value
+}
+
+// engine is what every Conn of a Registry shares.
+type engine struct {
+	spawner    *wire.Spawner
+	host       Host
+	clientInfo mcp.Implementation
+	log        *slog.Logger
+}
+
+type connState struct {
+	cfg         Config
+	phase       Phase
+	why         string // why the connection is not live, for NO_CONNECTION
+	sess        *session
+	lastFailure *ConnectError
+	listing     snapshot.Listing
+	calls       map[int]*callState
+	callSeq     int
+	openRounds  int
+	roundSeq    int
+	lastUsed    time.Time
+	connects    int
+	sinceDown   time.Time
+}
+
+func newConn(name string, env *engine) *Conn {
+	c := &Conn{name: name, env: env, mailbox: make(chan func(*connState), 64),
+		quit: make(chan struct{}), stopped: make(chan struct{}), notes: newNoteLog()}
+	c.phase.Store(PhaseConnecting)
+	go c.loop()
+	return c
+}
+
+// Name is the connection's name.
+func (c *Conn) Name() string { return c.name }
+
+func (c *Conn) loop() {
+	defer close(c.stopped)
+	st := &connState{calls: map[int]*callState{}, phase: PhaseConnecting}
+	for {
+		select {
+		case op := <-c.mailbox:
+			c.run(st, op)
+		case <-c.quit:
+			return
+		}
+	}
+}
+
+// run executes one operation; a panic is recovered and reported, the process
+// stopped and the record kept, so one bad message cannot take the engine down.
+func (c *Conn) run(st *connState, op func(*connState)) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.env.log.Error("connection actor recovered from a panic", "connection", c.name, "panic", r, "stack", string(debug.Stack()))
+			defer c.phase.Store(PhaseDead)
+			st.phase, st.why = PhaseDead, fmt.Sprintf("run-mcp hit an internal error (%v) and stopped the server; reconnect to start it afresh", r)
+			if s := st.sess; s != nil {
+				for _, call := range st.calls {
+					call.cancel(&CallError{Reason: st.why})
+				}
+				go s.stop()
+			}
+		}
+	}()
+	op(st)
+	c.phase.Store(st.phase)
+}
+
+// Phase is the connection's phase as of its last operation.
+func (c *Conn) Phase() Phase {
+	p, _ := c.phase.Load().(Phase)
+	return p
+}
+
+// do runs op on the actor and waits for it, or for ctx.
+func (c *Conn) do(ctx context.Context, op func(*connState)) error {
+	done := make(chan struct{})
+	wrapped := func(st *connState) {
+		defer close(done)
+		op(st)
+	}
+	select {
+	case c.mailbox <- wrapped:
+	case <-c.stopped:
+		return coded(CodeNoConnection, "connection %q has been closed", c.name)
+	case <-ctx.Done():
+		return coded(CodeCancelled, "the request was cancelled before connection %q took it up", c.name)
+	}
+	select {
+	case <-done:
+		return nil
+	case <-c.stopped:
+		return coded(CodeNoConnection, "connection %q closed while answering", c.name)
+	}
+}
+
+// post sends op without waiting for it to run (timers, read loops).
+func (c *Conn) post(op func(*connState)) {
+	select {
+	case c.mailbox <- op:
+	case <-c.stopped:
+	}
+}
+
+// ask runs f on the actor and returns its value.
+func ask[T any](ctx context.Context, c *Conn, f func(*connState) T) (T, error) {
+	var out T
+	err := c.do(ctx, func(st *connState) { out = f(st) })
+	return out, err
+}
+
+// shutdown stops the actor goroutine; the session must already be stopped.
+func (c *Conn) shutdown() {
+	select {
+	case <-c.quit:
+	default:
+		close(c.quit)
+	}
+	<-c.stopped
+}

@@ -1,0 +1,170 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Round is one client-input round: the target asked the client something
+// (a form, a completion, the roots) while calls were in flight.
+type Round struct {
+	Kind     string        `json:"kind"` // elicitation, sampling, roots
+	Question string        `json:"question,omitempty"`
+	Outcome  string        `json:"outcome"` // accepted, declined, cancelled, answered, refused
+	Changed  []string      `json:"changed_fields,omitempty"`
+	Duration time.Duration `json:"-"`
+	MS       int64         `json:"duration_ms"`
+}
+
+// Line is the round as one line of a reply.
+func (r Round) Line() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s", r.Kind)
+	if r.Question != "" {
+		fmt.Fprintf(&b, " %q", r.Question)
+	}
+	fmt.Fprintf(&b, ": %s", r.Outcome)
+	if len(r.Changed) > 0 {
+		fmt.Fprintf(&b, " (changed from the defaults: %s)", strings.Join(r.Changed, ", "))
+	} else if r.Outcome == "accepted" && r.Kind == "elicitation" {
+		b.WriteString(" (defaults kept)")
+	}
+	fmt.Fprintf(&b, " in %s", fmtDur(r.Duration))
+	return b.String()
+}
+
+// handleTargetRequest answers the requests a target sends to its client.
+// Roots are answered by run-mcp; elicitation and sampling go to the host.
+func (c *Conn) handleTargetRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	switch req.Method {
+	case string(mcp.MethodPing):
+		return result(req.ID, map[string]any{})
+	case string(mcp.MethodListRoots):
+		return c.answerRoots(ctx, req)
+	case string(mcp.MethodElicitationCreate):
+		return c.relayElicitation(ctx, req)
+	case string(mcp.MethodSamplingCreateMessage):
+		return c.relaySampling(ctx, req)
+	}
+	return transport.NewJSONRPCErrorResponse(req.ID, mcp.METHOD_NOT_FOUND,
+		fmt.Sprintf("run-mcp does not answer %s", req.Method), nil), nil
+}
+
+func result(id mcp.RequestId, v any) (*transport.JSONRPCResponse, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode the answer: %w", err)
+	}
+	return &transport.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Result: b}, nil
+}
+
+func decodeParams(req transport.JSONRPCRequest, into any) error {
+	b, err := json.Marshal(req.Params)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, into)
+}
+
+func (c *Conn) answerRoots(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	roots, err := ask(ctx, c, func(st *connState) []mcp.Root { return st.cfg.Roots })
+	if err != nil {
+		return nil, err
+	}
+	if roots == nil {
+		roots = []mcp.Root{}
+	}
+	id := c.openRound()
+	c.closeRound(id, Round{Kind: "roots", Outcome: "answered", Question: fmt.Sprintf("%d root(s)", len(roots))})
+	return result(req.ID, mcp.ListRootsResult{Roots: roots})
+}
+
+func (c *Conn) relayElicitation(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	var params mcp.ElicitationParams
+	if err := decodeParams(req, &params); err != nil {
+		return transport.NewJSONRPCErrorResponse(req.ID, mcp.INVALID_PARAMS, "elicitation params: "+err.Error(), nil), nil
+	}
+	id := c.openRound()
+	res, err := c.env.host.Elicit(ctx, c.name, mcp.ElicitationRequest{Params: params})
+	round := Round{Kind: "elicitation", Question: firstSentence(params.Message)}
+	if err != nil {
+		round.Outcome = "refused"
+		c.closeRound(id, round)
+		return transport.NewJSONRPCErrorResponse(req.ID, mcp.INTERNAL_ERROR, "the client could not ask: "+err.Error(), nil), nil
+	}
+	round.Outcome = map[mcp.ElicitationResponseAction]string{mcp.ElicitationResponseActionAccept: "accepted",
+		mcp.ElicitationResponseActionDecline: "declined", mcp.ElicitationResponseActionCancel: "cancelled"}[res.Action]
+	if round.Outcome == "accepted" {
+		round.Changed = changedFields(params.RequestedSchema, res.Content)
+	}
+	c.closeRound(id, round)
+	return result(req.ID, res)
+}
+
+func (c *Conn) relaySampling(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	var params mcp.CreateMessageParams
+	if err := decodeParams(req, &params); err != nil {
+		return transport.NewJSONRPCErrorResponse(req.ID, mcp.INVALID_PARAMS, "sampling params: "+err.Error(), nil), nil
+	}
+	id := c.openRound()
+	res, err := c.env.host.Sample(ctx, c.name, mcp.CreateMessageRequest{CreateMessageParams: params})
+	round := Round{Kind: "sampling", Question: samplingQuestion(params)}
+	if err != nil {
+		round.Outcome = "refused"
+		c.closeRound(id, round)
+		return transport.NewJSONRPCErrorResponse(req.ID, mcp.INTERNAL_ERROR, "sampling refused: "+err.Error(), nil), nil
+	}
+	round.Outcome = "answered"
+	c.closeRound(id, round)
+	return result(req.ID, res)
+}
+
+func samplingQuestion(p mcp.CreateMessageParams) string {
+	for _, m := range p.Messages {
+		if t, ok := m.Content.(mcp.TextContent); ok {
+			return firstSentence(t.Text)
+		}
+	}
+	return ""
+}
+
+// firstSentence keeps a question short: its first sentence, at most 120 chars.
+func firstSentence(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, ".?!\n"); i >= 0 && i+1 < len(s) {
+		s = s[:i+1]
+	}
+	s = strings.TrimSpace(s)
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:120]) + "…"
+	}
+	return s
+}
+
+// changedFields names the fields whose answer differs from the form's
+// default: names only, the values are the person's.
+func changedFields(schema any, content any) []string {
+	answers, _ := content.(map[string]any)
+	props := map[string]any{}
+	if m, ok := schema.(map[string]any); ok {
+		props, _ = m["properties"].(map[string]any)
+	}
+	var changed []string
+	for name, v := range answers {
+		prop, _ := props[name].(map[string]any)
+		def, hasDefault := prop["default"]
+		if !hasDefault || !reflect.DeepEqual(def, v) {
+			changed = append(changed, name)
+		}
+	}
+	sort.Strings(changed)
+	return changed
+}

@@ -1,0 +1,206 @@
+package actors
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/run-mcp/run-mcp/snapshot"
+)
+
+// connect starts the target described by cfg, replacing a life the Conn
+// already has. The handshake runs off the mailbox (it can take seconds).
+func (c *Conn) connect(ctx context.Context, cfg Config) (Info, error) {
+	r, err := c.replace(ctx, func(old *Config) { *old = cfg }, false)
+	return r.Info, err
+}
+
+func (c *Conn) connectLocked(ctx context.Context, cfg Config) (Info, error) {
+	if err := c.do(ctx, func(st *connState) { st.phase, st.cfg = PhaseConnecting, cfg }); err != nil {
+		return Info{}, err
+	}
+	s, err := c.open(ctx, cfg, c.handleTargetRequest)
+	var listing snapshot.Listing
+	if err == nil && cfg.Listing {
+		listing, err = s.listing(ctx)
+		if err != nil {
+			err = c.failOpen(s, "the server completed the handshake but failed to list what it offers: "+reasonOf(err), err)
+		}
+	}
+	if err != nil {
+		ce, _ := err.(*ConnectError)
+		_ = c.do(context.WithoutCancel(ctx), func(st *connState) {
+			st.phase, st.lastFailure, st.sinceDown = PhaseFailed, ce, time.Now()
+			st.why = "the last connect failed: " + firstLine(err.Error())
+		})
+		return Info{}, err
+	}
+	var info Info
+	_ = c.do(context.WithoutCancel(ctx), func(st *connState) {
+		st.sess, st.phase, st.why, st.lastFailure = s, PhaseLive, "", nil
+		if cfg.Listing {
+			st.listing = listing
+		}
+		st.connects++
+		st.lastUsed = time.Now()
+		info = s.info(c.name)
+		info.Listing = st.listing
+	})
+	go c.watch(s)
+	return info, nil
+}
+
+// watch tells the actor when a session's process exits or its channel
+// closes by itself, so status and calls report the death.
+func (c *Conn) watch(s *session) {
+	var gone <-chan struct{}
+	if s.proc != nil {
+		gone = s.proc.Exited()
+	}
+	var closed <-chan struct{}
+	if s.wt != nil {
+		closed = s.wt.Done()
+	}
+	select {
+	case <-gone:
+	case <-closed:
+	case <-c.stopped:
+		return
+	}
+	c.post(func(st *connState) {
+		if st.sess != s || st.phase != PhaseLive {
+			return // already replaced or stopped on purpose
+		}
+		st.phase, st.sinceDown = PhaseDead, time.Now()
+		st.why = "the server is not running"
+		if s.proc != nil {
+			if e, ok := s.proc.Exit(); ok {
+				st.why = "the server died: " + e.Sentence()
+			} else if err := s.wt.Err(); err != nil {
+				st.why = "the connection to the server closed: " + err.Error()
+			}
+		}
+		// The process record (stderr, exit) stays readable; stopping makes
+		// sure the group and our goroutines are gone.
+		go s.stop()
+	})
+}
+
+// Reconnected is what a reconnect reports.
+type Reconnected struct {
+	Info     Info
+	Before   snapshot.Listing
+	HadPrior bool // a listing from an earlier life exists to diff against
+	Stopped  string
+}
+
+// reconnect stops the current life (failing calls in flight with a message
+// saying so) and starts a new one with cfg merged over the last settings.
+func (c *Conn) reconnect(ctx context.Context, override func(*Config)) (Reconnected, error) {
+	return c.replace(ctx, override, true)
+}
+
+func (c *Conn) replace(ctx context.Context, override func(*Config), listing bool) (Reconnected, error) {
+	c.lifecycle.Lock()
+	defer c.lifecycle.Unlock()
+	var cfg Config
+	var old *session
+	var before snapshot.Listing
+	var hadPrior bool
+	err := c.do(ctx, func(st *connState) {
+		cfg, old, before = st.cfg, st.sess, st.listing
+		hadPrior = st.connects > 0 && (st.listing.Has.Tools || st.listing.Has.Resources || st.listing.Has.Prompts)
+		for _, call := range st.calls {
+			call.cancel(&InterruptedError{After: time.Since(call.started)})
+		}
+		st.phase, st.why = PhaseConnecting, "it is reconnecting"
+	})
+	if err != nil {
+		return Reconnected{}, err
+	}
+	var stopped string
+	if old != nil {
+		old.stop()
+		if old.proc != nil {
+			stopped = fmt.Sprintf("stopped PID %d", old.proc.Pid())
+		}
+	}
+	if override != nil {
+		override(&cfg)
+	}
+	if listing {
+		cfg.Listing = true
+	}
+	info, err := c.connectLocked(ctx, cfg)
+	return Reconnected{Info: info, Before: before, HadPrior: hadPrior, Stopped: stopped}, err
+}
+
+// Disconnected is what a disconnect reports.
+type Disconnected struct {
+	Pid    int
+	Uptime time.Duration
+	Exit   string
+}
+
+// disconnect stops the target; the record stays.
+func (c *Conn) disconnect(ctx context.Context) (Disconnected, error) {
+	c.lifecycle.Lock()
+	defer c.lifecycle.Unlock()
+	var s *session
+	var notLive error
+	err := c.do(ctx, func(st *connState) {
+		if st.phase != PhaseLive {
+			notLive = coded(CodeNoConnection, "connection %q is not running: %s", c.name, st.why)
+			return
+		}
+		s = st.sess
+		for _, call := range st.calls {
+			call.cancel(&CallError{Code: CodeCancelled, Reason: "the connection was disconnected during the call"})
+		}
+		st.phase, st.why, st.sinceDown = PhaseDisconnected, "it was disconnected", time.Now()
+	})
+	if err != nil {
+		return Disconnected{}, err
+	}
+	if notLive != nil {
+		return Disconnected{}, notLive
+	}
+	d := Disconnected{Uptime: time.Since(s.started)}
+	if s.proc != nil {
+		d.Pid = s.proc.Pid()
+	}
+	s.stop()
+	if s.proc != nil {
+		if e, ok := s.proc.Exit(); ok {
+			d.Exit = e.Sentence()
+		}
+	}
+	return d, nil
+}
+
+// close stops everything the Conn owns and its actor.
+func (c *Conn) close() {
+	c.lifecycle.Lock()
+	defer c.lifecycle.Unlock()
+	var s *session
+	_ = c.do(context.Background(), func(st *connState) {
+		s = st.sess
+		for _, call := range st.calls {
+			call.cancel(&CallError{Code: CodeCancelled, Reason: "run-mcp is shutting down"})
+		}
+		st.phase, st.why = PhaseDisconnected, "run-mcp shut it down"
+	})
+	if s != nil {
+		s.stop()
+	}
+	c.shutdown()
+}
+
+func firstLine(s string) string {
+	for i, r := range s {
+		if r == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}

@@ -1,0 +1,243 @@
+package actors
+
+import (
+	"context"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/run-mcp/run-mcp/snapshot"
+	"github.com/run-mcp/run-mcp/wire"
+)
+
+// Status is everything known about a connection at one moment.
+type Status struct {
+	Name        string                `json:"name"`
+	Phase       Phase                 `json:"phase"`
+	Why         string                `json:"why,omitempty"`
+	Info        *Info                 `json:"info,omitempty"`
+	Uptime      time.Duration         `json:"-"`
+	Exit        string                `json:"exit,omitempty"`
+	InFlight    int                   `json:"calls_in_flight"`
+	OpenRounds  int                   `json:"open_input_rounds"`
+	StderrLines int                   `json:"stderr_lines"`
+	Evidence    wire.EvidenceSnapshot `json:"-"`
+	Notes       int                   `json:"notifications"`
+	LastUsed    time.Time             `json:"last_used"`
+	LastFailure *ConnectError         `json:"-"`
+	Config      Config                `json:"-"`
+	Connects    int                   `json:"connects"`
+}
+
+// Status reports on the connection without waiting for any call.
+func (c *Conn) Status(ctx context.Context) (Status, error) {
+	return ask(ctx, c, func(st *connState) Status {
+		s := Status{Name: c.name, Phase: st.phase, Why: st.why, InFlight: len(st.calls), OpenRounds: st.openRounds,
+			LastUsed: st.lastUsed, LastFailure: st.lastFailure, Config: st.cfg, Connects: st.connects}
+		if sess := st.sess; sess != nil {
+			info := sess.info(c.name)
+			s.Info = &info
+			if st.phase == PhaseLive {
+				s.Uptime = time.Since(sess.started)
+			}
+			if sess.proc != nil {
+				if e, ok := sess.proc.Exit(); ok {
+					s.Exit = e.Sentence()
+				}
+			}
+			s.Evidence = sess.evidence.Snapshot()
+		}
+		if r := st.ring(); r != nil {
+			s.StderrLines = r.Total()
+		}
+		_, s.Notes = c.notes.query(0, "", false)
+		return s
+	})
+}
+
+// ring is the stderr of the newest life: a failed connect's, else the
+// session's (live or ended).
+func (st *connState) ring() *wire.Ring {
+	if st.lastFailure != nil && st.lastFailure.ring != nil {
+		return st.lastFailure.ring
+	}
+	if st.sess != nil && st.sess.proc != nil {
+		return st.sess.proc.Stderr()
+	}
+	return nil
+}
+
+// Stderr returns the target's stderr after since, or its last n lines (n >
+// 0). ok is false for a target without a process (HTTP).
+func (c *Conn) Stderr(ctx context.Context, since, last int) (ex wire.Excerpt, ok bool, err error) {
+	ring, err := ask(ctx, c, func(st *connState) *wire.Ring { return st.ring() })
+	if err != nil || ring == nil {
+		return wire.Excerpt{}, false, err
+	}
+	if last > 0 {
+		return ring.Last(last), true, nil
+	}
+	return ring.Since(since), true, nil
+}
+
+// Evidence is the stdout noise and transport errors of the newest life.
+func (c *Conn) Evidence(ctx context.Context) (wire.EvidenceSnapshot, error) {
+	return ask(ctx, c, func(st *connState) wire.EvidenceSnapshot {
+		if st.sess == nil {
+			return wire.EvidenceSnapshot{}
+		}
+		return st.sess.evidence.Snapshot()
+	})
+}
+
+// Notifications returns what the target emitted, newest count, filtered by
+// a method substring; clear empties the log afterwards.
+func (c *Conn) Notifications(count int, method string, clear bool) ([]Note, int) {
+	return c.notes.query(count, method, clear)
+}
+
+// live returns the live session or the NO_CONNECTION error that says why not.
+func (c *Conn) live(ctx context.Context) (*session, error) {
+	var s *session
+	var notLive error
+	err := c.do(ctx, func(st *connState) {
+		if st.phase != PhaseLive || st.sess == nil {
+			notLive = c.notLiveError(st)
+			return
+		}
+		s = st.sess
+		st.lastUsed = time.Now()
+	})
+	if err == nil {
+		err = notLive
+	}
+	return s, err
+}
+
+// Listing lists what the server offers now, and keeps it as the cache used
+// to check tool names and arguments.
+func (c *Conn) Listing(ctx context.Context) (snapshot.Listing, Info, error) {
+	s, err := c.live(ctx)
+	if err != nil {
+		return snapshot.Listing{}, Info{}, err
+	}
+	l, err := s.listing(ctx)
+	if err != nil {
+		return l, Info{}, c.callFailed(ctx, s, err, 0)
+	}
+	_ = c.do(context.WithoutCancel(ctx), func(st *connState) {
+		if st.sess == s {
+			st.listing = l
+		}
+	})
+	return l, s.info(c.name), nil
+}
+
+// CachedListing is the last listing, without asking the server.
+func (c *Conn) CachedListing(ctx context.Context) (snapshot.Listing, error) {
+	return ask(ctx, c, func(st *connState) snapshot.Listing { return st.listing })
+}
+
+// Page lists one page of one kind, for callers that pass a cursor.
+func (c *Conn) Page(ctx context.Context, kind, cursor string) (any, error) {
+	s, err := c.live(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var v any
+	switch kind {
+	case "tools":
+		v, err = s.client.ListToolsByPage(ctx, mcp.ListToolsRequest{PaginatedRequest: mcp.PaginatedRequest{Params: mcp.PaginatedParams{Cursor: mcp.Cursor(cursor)}}})
+	case "resources":
+		v, err = s.client.ListResourcesByPage(ctx, mcp.ListResourcesRequest{PaginatedRequest: mcp.PaginatedRequest{Params: mcp.PaginatedParams{Cursor: mcp.Cursor(cursor)}}})
+	case "resource_templates":
+		v, err = s.client.ListResourceTemplatesByPage(ctx, mcp.ListResourceTemplatesRequest{PaginatedRequest: mcp.PaginatedRequest{Params: mcp.PaginatedParams{Cursor: mcp.Cursor(cursor)}}})
+	default:
+		v, err = s.client.ListPromptsByPage(ctx, mcp.ListPromptsRequest{PaginatedRequest: mcp.PaginatedRequest{Params: mcp.PaginatedParams{Cursor: mcp.Cursor(cursor)}}})
+	}
+	if err != nil {
+		return nil, c.callFailed(ctx, s, err, 0)
+	}
+	return v, nil
+}
+
+// Subscribe asks the server for resources/updated notifications on uri (or
+// stops them).
+func (c *Conn) Subscribe(ctx context.Context, uri string, unsubscribe bool) error {
+	s, err := c.live(ctx)
+	if err != nil {
+		return err
+	}
+	method := string(mcp.MethodResourcesSubscribe)
+	if unsubscribe {
+		method = string(mcp.MethodResourcesUnsubscribe)
+	}
+	_, err = s.raw(ctx, method, map[string]any{"uri": uri})
+	if err != nil {
+		return c.callFailed(ctx, s, err, 0)
+	}
+	return nil
+}
+
+// Roots returns the roots run-mcp answers this target with.
+func (c *Conn) Roots(ctx context.Context) ([]mcp.Root, error) {
+	return ask(ctx, c, func(st *connState) []mcp.Root { return st.cfg.Roots })
+}
+
+// List lists every item of one kind ("tools", "resources",
+// "resource_templates", "prompts"), following cursors. Tools are kept as the
+// cache that checks names and arguments.
+func (c *Conn) List(ctx context.Context, kind string) (any, error) {
+	s, err := c.live(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var v any
+	switch kind {
+	case "tools":
+		var res *mcp.ListToolsResult
+		res, err = s.client.ListTools(ctx, mcp.ListToolsRequest{})
+		if err == nil {
+			c.cacheTools(ctx, s, res.Tools)
+			v = res
+		}
+	case "resources":
+		v, err = s.client.ListResources(ctx, mcp.ListResourcesRequest{})
+	case "resource_templates":
+		v, err = s.client.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
+	case "prompts":
+		v, err = s.client.ListPrompts(ctx, mcp.ListPromptsRequest{})
+	default:
+		return nil, coded(CodeInvalidArgument, "cannot list %q: use tools, resources, resource_templates or prompts", kind)
+	}
+	if err != nil {
+		return nil, c.callFailed(ctx, s, err, 0)
+	}
+	return v, nil
+}
+
+func (c *Conn) cacheTools(ctx context.Context, s *session, tools []mcp.Tool) {
+	_ = c.do(context.WithoutCancel(ctx), func(st *connState) {
+		if st.sess == s {
+			st.listing.Tools, st.listing.Has.Tools = tools, true
+		}
+	})
+}
+
+// Tools returns the tool list, from the cache when it has one.
+func (c *Conn) Tools(ctx context.Context, fresh bool) ([]mcp.Tool, error) {
+	if !fresh {
+		l, err := c.CachedListing(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if l.Has.Tools {
+			return l.Tools, nil
+		}
+	}
+	v, err := c.List(ctx, "tools")
+	if err != nil {
+		return nil, err
+	}
+	return v.(*mcp.ListToolsResult).Tools, nil
+}

@@ -1,0 +1,241 @@
+package actors
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/run-mcp/run-mcp/wire"
+)
+
+// Connection limits.
+const (
+	DefaultMaxConnections = 16
+	MaxMaxConnections     = 256
+	// DefaultName is the name of a connection opened without one.
+	DefaultName = "default"
+)
+
+// Options configure a Registry.
+type Options struct {
+	MaxConnections int
+	Host           Host
+	ClientInfo     mcp.Implementation
+	Logger         *slog.Logger
+}
+
+// Registry supervises the named connections: names, the limit on open ones,
+// the most recently used one, and the records of those that ended.
+type Registry struct {
+	env     *engine
+	max     int
+	mu      sync.Mutex // guards the maps below; held only for map work, never across I/O
+	conns   map[string]*Conn
+	last    string
+	closing bool
+}
+
+// NewRegistry starts a registry; Close it to stop every target.
+func NewRegistry(opts Options) *Registry {
+	if opts.MaxConnections <= 0 {
+		opts.MaxConnections = DefaultMaxConnections
+	}
+	opts.MaxConnections = min(opts.MaxConnections, MaxMaxConnections)
+	if opts.Host == nil {
+		opts.Host = Headless{}
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.ClientInfo.Name == "" {
+		opts.ClientInfo = mcp.Implementation{Name: "run-mcp", Version: "dev"}
+	}
+	return &Registry{env: &engine{spawner: wire.NewSpawner(), host: opts.Host, clientInfo: opts.ClientInfo, log: opts.Logger},
+		max: opts.MaxConnections, conns: map[string]*Conn{}}
+}
+
+// Connect opens (or replaces) the connection called name.
+func (r *Registry) Connect(ctx context.Context, name string, cfg Config) (Info, error) {
+	if name == "" {
+		name = DefaultName
+	}
+	c, err := r.reserve(name)
+	if err != nil {
+		return Info{}, err
+	}
+	return c.connect(ctx, cfg)
+}
+
+func (r *Registry) reserve(name string) (*Conn, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closing {
+		return nil, coded(CodeConnectionLimit, "run-mcp is shutting down and opens no new connections")
+	}
+	c, exists := r.conns[name]
+	if open := r.openNames(name); len(open) >= r.max {
+		return nil, coded(CodeConnectionLimit, "%d connections are open, the limit (--max-connections %d): %s. Disconnect one with disconnect_from_mcp, or start run-mcp with a higher --max-connections (up to %d).",
+			len(open), r.max, strings.Join(open, ", "), MaxMaxConnections)
+	}
+	if !exists {
+		c = newConn(name, r.env)
+		r.conns[name] = c
+	}
+	r.last = name
+	return c, nil
+}
+
+// openNames lists the live or connecting connections other than except.
+func (r *Registry) openNames(except string) []string {
+	var names []string
+	for n, c := range r.conns {
+		if n != except && isOpen(c.Phase()) {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+func isOpen(p Phase) bool { return p == PhaseLive || p == PhaseConnecting }
+
+// Resolve finds the connection a request names. Without a name, the one
+// open connection is meant; with several, the caller must choose
+// (CONNECTION_REQUIRED), never a guess. With needLive false, a lone record of
+// an ended connection also answers (its stderr and reconnect still work).
+func (r *Registry) Resolve(name string, needLive bool) (*Conn, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if name != "" {
+		c, ok := r.conns[name]
+		if !ok {
+			return nil, coded(CodeNoConnection, "no connection is named %q; %s. Open it with connect_to_mcp name=%q.", name, r.describeAll(), name)
+		}
+		r.last = name
+		return c, nil
+	}
+	open := r.openNames("")
+	switch {
+	case len(open) == 1:
+		r.last = open[0]
+		return r.conns[open[0]], nil
+	case len(open) > 1:
+		return nil, coded(CodeConnectionRequired, "%d connections are open: %s. Pass connection to choose one; the most recently used is %q.",
+			len(open), r.describe(open), r.last)
+	case !needLive && len(r.conns) == 1:
+		for n, c := range r.conns {
+			r.last = n
+			return c, nil
+		}
+	case len(r.conns) == 0:
+		return nil, coded(CodeNoConnection, "no connection is open. Call connect_to_mcp first (or pass auto_connect to call_mcp_primitive).")
+	}
+	return nil, coded(CodeNoConnection, "no connection is live; %s. Pass connection to read one, reconnect_to_mcp to restart one, or connect_to_mcp.", r.describeAll())
+}
+
+func (r *Registry) describe(names []string) string {
+	parts := make([]string, 0, len(names))
+	for _, n := range names {
+		parts = append(parts, fmt.Sprintf("%s (%s)", n, r.conns[n].Phase()))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (r *Registry) describeAll() string {
+	if len(r.conns) == 0 {
+		return "there are no connections"
+	}
+	names := make([]string, 0, len(r.conns))
+	for n := range r.conns {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return "connections: " + r.describe(names)
+}
+
+// LastUsed names the most recently used connection.
+func (r *Registry) LastUsed() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.last
+}
+
+// Conns lists every connection, live or record, by name.
+func (r *Registry) Conns() []*Conn {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]*Conn, 0, len(r.conns))
+	for _, c := range r.conns {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// Reconnect restarts the named connection, with override applied to its
+// settings; it works on a live connection and on a record.
+func (r *Registry) Reconnect(ctx context.Context, name string, override func(*Config)) (Reconnected, error) {
+	c, err := r.Resolve(name, false)
+	if err != nil {
+		return Reconnected{}, err
+	}
+	return c.reconnect(ctx, override)
+}
+
+// Disconnect stops the named connection; forget also drops its record.
+func (r *Registry) Disconnect(ctx context.Context, name string, forget bool) (Disconnected, error) {
+	c, err := r.Resolve(name, false)
+	if err != nil {
+		return Disconnected{}, err
+	}
+	d, err := c.disconnect(ctx)
+	if forget {
+		r.mu.Lock()
+		if r.conns[c.name] == c {
+			delete(r.conns, c.name)
+		}
+		r.mu.Unlock()
+		c.close()
+		if err != nil && isCode(err, CodeNoConnection) {
+			err = nil // forgetting a record that was not running is what was asked
+		}
+	}
+	return d, err
+}
+
+func isCode(err error, code string) bool {
+	ce, ok := err.(*CodedError)
+	return ok && ce.Code == code
+}
+
+// Close stops every target, in parallel, then the spawner. It refuses new
+// connections from its first moment.
+func (r *Registry) Close() {
+	r.mu.Lock()
+	r.closing = true
+	conns := make([]*Conn, 0, len(r.conns))
+	for _, c := range r.conns {
+		conns = append(conns, c)
+	}
+	r.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.close()
+		}()
+	}
+	wg.Wait()
+	r.env.spawner.Close()
+}
+
+// Uptime formats how long a connection has been up, for replies.
+func Uptime(d time.Duration) string { return fmtDur(d) }

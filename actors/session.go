@@ -1,0 +1,270 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/run-mcp/run-mcp/snapshot"
+	"github.com/run-mcp/run-mcp/wire"
+)
+
+// lateStderr is how long a failure report waits for a dying server's last
+// words before it is written.
+const lateStderr = time.Second
+
+// session is one life of a target: one process (or HTTP session), one client.
+type session struct {
+	cfg      Config
+	proc     *wire.Process // nil over HTTP
+	wt       *wire.Transport
+	tr       transport.Interface
+	client   *client.Client
+	evidence *wire.Evidence
+	init     *mcp.InitializeResult
+	started  time.Time
+	cancel   context.CancelFunc // releases handlers of the target's requests
+	reqSeq   atomic.Int64
+}
+
+// Info describes a live connection.
+type Info struct {
+	Name            string                  `json:"name"`
+	Pid             int                     `json:"pid,omitempty"`
+	Target          string                  `json:"target"`
+	Transport       string                  `json:"transport"`
+	ProtocolVersion string                  `json:"protocol_version"`
+	Era             string                  `json:"era"`
+	EraMode         string                  `json:"era_mode"`
+	ServerInfo      mcp.Implementation      `json:"server_info"`
+	Capabilities    mcp.ServerCapabilities  `json:"capabilities"`
+	Instructions    string                  `json:"instructions,omitempty"`
+	Listing         snapshot.Listing        `json:"-"`
+	ConnectedAt     time.Time               `json:"connected_at"`
+	Roots           []mcp.Root              `json:"-"`
+	Noise           wire.EvidenceSnapshot   `json:"-"`
+}
+
+func (s *session) info(name string) Info {
+	in := Info{Name: name, Target: s.cfg.Target(), Transport: "stdio", EraMode: s.cfg.Era.String(),
+		ConnectedAt: s.started, Roots: s.cfg.Roots}
+	if s.proc != nil {
+		in.Pid = s.proc.Pid()
+	} else {
+		in.Transport = "streamable-http"
+	}
+	if s.init != nil {
+		in.ProtocolVersion = s.init.ProtocolVersion
+		in.Era = wire.EraOf(s.init.ProtocolVersion)
+		in.ServerInfo = s.init.ServerInfo
+		in.Capabilities = s.init.Capabilities
+		in.Instructions = s.init.Instructions
+	}
+	if s.evidence != nil {
+		in.Noise = s.evidence.Snapshot()
+	}
+	return in
+}
+
+// open starts a target and completes the handshake. On failure everything it
+// started is stopped and the error carries the evidence.
+func (c *Conn) open(ctx context.Context, cfg Config, handler transport.RequestHandler) (*session, error) {
+	s := &session{cfg: cfg, evidence: &wire.Evidence{}}
+	if err := s.startTransport(c.env.spawner); err != nil {
+		return nil, err
+	}
+	hctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	s.cancel = cancel
+	s.client = client.NewClient(s.tr, append(cfg.Era.ClientOptions(), client.WithClientCapabilities(advertised()))...)
+	if err := s.client.Start(hctx); err != nil {
+		return nil, c.failOpen(s, "could not start the client: "+err.Error(), err)
+	}
+	if bidi, ok := s.tr.(transport.BidirectionalInterface); ok {
+		bidi.SetRequestHandler(handler)
+	}
+	s.client.OnNotification(func(n mcp.JSONRPCNotification) {
+		c.notes.add(n, time.Now())
+		c.env.host.Notify(c.name, n)
+	})
+	timeout := cfg.ConnectTimeout
+	if timeout <= 0 {
+		timeout = DefaultConnectTimeout
+	}
+	hsCtx, hsCancel := context.WithTimeout(ctx, timeout)
+	defer hsCancel()
+	init, err := wire.Handshake(hsCtx, s.client, cfg.Era, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: c.env.clientInfo}})
+	if err != nil {
+		return nil, c.handshakeFailed(ctx, s, hsCtx, timeout, err)
+	}
+	s.init = init
+	s.started = time.Now()
+	if cfg.LogLevel != "" {
+		if err := s.client.SetLevel(ctx, mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: cfg.LogLevel}}); err != nil {
+			c.env.log.Warn("the server refused the log level", "connection", c.name, "level", cfg.LogLevel, "err", err)
+		}
+	}
+	return s, nil
+}
+
+// advertised is what run-mcp declares to every target: elicitation (forms
+// and URLs), sampling and roots, so the server's client-facing paths can be
+// exercised; what really answers is decided per request.
+func advertised() mcp.ClientCapabilities {
+	caps := mcp.ClientCapabilities{Sampling: &mcp.SamplingCapability{},
+		Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}}
+	caps.Roots = &struct {
+		ListChanged bool `json:"listChanged,omitempty"`
+	}{ListChanged: true}
+	return caps
+}
+
+func (s *session) startTransport(spawner *wire.Spawner) error {
+	if s.cfg.IsHTTP() {
+		opts := []transport.StreamableHTTPCOption{}
+		if len(s.cfg.Headers) > 0 {
+			opts = append(opts, transport.WithHTTPHeaders(s.cfg.Headers))
+		}
+		tr, err := transport.NewStreamableHTTP(s.cfg.URL, opts...)
+		if err != nil {
+			return &ConnectError{Reason: fmt.Sprintf("bad URL %s: %v", s.cfg.URL, err), Err: err,
+				Report: ProcessReport{Command: s.cfg.URL, NoProcess: true}}
+		}
+		s.tr = tr
+		return nil
+	}
+	proc, err := wire.Start(spawner, s.cfg.Spec)
+	if err != nil {
+		var nf *wire.CommandNotFoundError
+		return &ConnectError{Reason: err.Error(), Err: err, NotFound: errors.As(err, &nf),
+			Report: ProcessReport{Command: s.cfg.Spec.CommandLine(), NoProcess: true}}
+	}
+	s.proc = proc
+	s.wt = wire.NewTransport(proc.Stdout(), proc.Stdin(), s.evidence)
+	s.tr = s.wt
+	return nil
+}
+
+func (c *Conn) handshakeFailed(ctx context.Context, s *session, hsCtx context.Context, timeout time.Duration, err error) error {
+	if errors.Is(hsCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+		reason := fmt.Sprintf("the server did not complete the MCP handshake within %s", fmtDur(timeout))
+		ce := c.failOpen(s, reason, err)
+		ce.Diagnosis = "It started but never answered initialize. It may be waiting on a database, a port or stdin, " +
+			"or writing its protocol to the wrong stream (stderr instead of stdout). It was torn down. " +
+			"If it is slow but healthy, raise connect_timeout_ms (--connect-timeout from a shell)."
+		return ce
+	}
+	if ctx.Err() != nil {
+		return c.failOpen(s, "cancelled by the client before the handshake completed", err)
+	}
+	return c.failOpen(s, reasonOf(err), err)
+}
+
+// reasonOf gives the short reason of a failure: "Connection closed" when the
+// server went away, else the error's own text.
+func reasonOf(err error) string {
+	var closed *wire.ClosedError
+	if errors.As(err, &closed) {
+		return closed.Error()
+	}
+	if errors.Is(err, transport.ErrTransportClosed) {
+		return "Connection closed"
+	}
+	return err.Error()
+}
+
+// failOpen tears a half-open session down and builds the report: the stderr
+// from the moment it started, how the process ended, and stdout noise.
+func (c *Conn) failOpen(s *session, reason string, err error) *ConnectError {
+	ce := &ConnectError{Reason: reason, Err: err, Report: ProcessReport{Command: s.cfg.Target()}}
+	if s.proc != nil {
+		// A server that is dying writes its last words now: wait for them.
+		select {
+		case <-s.proc.Done():
+		case <-time.After(lateStderr):
+		}
+	}
+	s.stop()
+	ce.Report = s.report(0)
+	if s.proc != nil {
+		ce.ring = s.proc.Stderr()
+	}
+	return ce
+}
+
+// report is the evidence of this session's process; stderrSince limits the
+// stderr to what came after a cursor (0: the whole ring, last lines first
+// cut to failureStderrLines).
+func (s *session) report(stderrSince int) ProcessReport {
+	r := ProcessReport{Command: s.cfg.Target()}
+	if s.proc == nil {
+		r.NoProcess = true
+		return r
+	}
+	if e, ok := s.proc.Exit(); ok {
+		r.Exit, r.ExitRaw = e.Sentence(), &e
+	}
+	ring := s.proc.Stderr()
+	ex := ring.Since(stderrSince)
+	if len(ex.Lines) > failureStderrLines && stderrSince == 0 {
+		ex = ring.Last(failureStderrLines)
+	}
+	r.Stderr = ex.Render(true)
+	r.Noise = s.evidence.Snapshot().Noise
+	return r
+}
+
+// stop ends the session: the handlers of the target's requests are released,
+// the client closed, the process stopped and every goroutine waited for.
+func (s *session) stop() {
+	if s.cancel != nil {
+		s.cancel()
+	}
+	if s.client != nil {
+		_ = s.client.Close()
+	} else if s.tr != nil {
+		_ = s.tr.Close()
+	}
+	if s.proc != nil {
+		s.proc.Stop()
+	}
+	if s.wt != nil {
+		s.wt.Wait()
+	}
+}
+
+// listing lists what the server offers, per capability it declared.
+func (s *session) listing(ctx context.Context) (snapshot.Listing, error) {
+	var l snapshot.Listing
+	caps := s.init.Capabilities
+	if caps.Tools != nil {
+		res, err := s.client.ListTools(ctx, mcp.ListToolsRequest{})
+		if err != nil {
+			return l, fmt.Errorf("tools/list: %w", err)
+		}
+		l.Tools, l.Has.Tools = res.Tools, true
+	}
+	if caps.Resources != nil {
+		res, err := s.client.ListResources(ctx, mcp.ListResourcesRequest{})
+		if err != nil {
+			return l, fmt.Errorf("resources/list: %w", err)
+		}
+		l.Resources, l.Has.Resources = res.Resources, true
+		if tres, err := s.client.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{}); err == nil {
+			l.Templates, l.Has.Templates = tres.ResourceTemplates, true
+		}
+	}
+	if caps.Prompts != nil {
+		res, err := s.client.ListPrompts(ctx, mcp.ListPromptsRequest{})
+		if err != nil {
+			return l, fmt.Errorf("prompts/list: %w", err)
+		}
+		l.Prompts, l.Has.Prompts = res.Prompts, true
+	}
+	return l, nil
+}

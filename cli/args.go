@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/run-mcp/run-mcp/didyoumean"
+)
+
+// layout says what a subcommand takes before its target command.
+type layout struct {
+	positionals int  // required words first (tool name, URI, …)
+	optional    int  // optional words after them that are not arg words (stderr's count)
+	argWords    bool // then key=value / key:=json / {json} words
+}
+
+// split is a command line divided into run-mcp's words and the target's.
+type split struct {
+	positionals []string
+	argWords    []string
+	target      []string
+	dashed      bool // the target came after --
+}
+
+// splitArgs parses run-mcp's own flags and words out of raw and returns the
+// rest as the target command. With --, everything after it is the target and
+// a misspelled flag before it is an error. Without --, the first word that is
+// not ours starts the target, and flags after it belong to the target.
+func splitArgs(cmd *cobra.Command, raw []string, l layout) (split, error) {
+	fs := cmd.Flags()
+	fs.AddFlagSet(cmd.InheritedFlags())
+	var sp split
+	var ours []string
+	for i := 0; i < len(raw); i++ {
+		tok := raw[i]
+		switch {
+		case tok == "--":
+			sp.target, sp.dashed = raw[i+1:], true
+			return sp, finishFlags(cmd, ours, sp)
+		case strings.HasPrefix(tok, "-") && len(tok) > 1 && !isNumber(tok):
+			flag, err := lookupFlag(fs, tok)
+			if err != nil {
+				return sp, err
+			}
+			ours = append(ours, tok)
+			if flag.NoOptDefVal == "" && !strings.Contains(tok, "=") && !attachedShort(tok) {
+				if i+1 >= len(raw) {
+					return sp, exitf(ExitUsage, "flag %s needs a value", tok)
+				}
+				i++
+				ours = append(ours, raw[i])
+			}
+		case len(sp.positionals) < l.positionals:
+			sp.positionals = append(sp.positionals, tok)
+		case len(sp.positionals) < l.positionals+l.optional && isNumber(tok):
+			sp.positionals = append(sp.positionals, tok)
+		case l.argWords && isArgWord(tok):
+			sp.argWords = append(sp.argWords, tok)
+		case l.argWords && hasDashLater(raw[i:]):
+			// A bare word before --: not an argument and not the target.
+			_, _, err := parseWord(tok, false)
+			return sp, err
+		default:
+			sp.target = raw[i:]
+			return sp, finishFlags(cmd, ours, sp)
+		}
+	}
+	return sp, finishFlags(cmd, ours, sp)
+}
+
+func hasDashLater(rest []string) bool {
+	for _, t := range rest {
+		if t == "--" {
+			return true
+		}
+	}
+	return false
+}
+
+func attachedShort(tok string) bool {
+	return !strings.HasPrefix(tok, "--") && len(tok) > 2
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if (r < '0' || r > '9') && !(i == 0 && r == '-' && len(s) > 1) {
+			return false
+		}
+	}
+	return true
+}
+
+func finishFlags(cmd *cobra.Command, ours []string, _ split) error {
+	if err := cmd.Flags().Parse(ours); err != nil {
+		return exitf(ExitUsage, "%v. See run-mcp %s --help", err, cmd.Name())
+	}
+	return nil
+}
+
+// lookupFlag finds a flag or fails with a "did you mean".
+func lookupFlag(fs *pflag.FlagSet, tok string) (*pflag.Flag, error) {
+	name := strings.TrimLeft(tok, "-")
+	if i := strings.IndexByte(name, '='); i >= 0 {
+		name = name[:i]
+	}
+	var f *pflag.Flag
+	if strings.HasPrefix(tok, "--") {
+		f = fs.Lookup(name)
+	} else if name != "" {
+		f = fs.ShorthandLookup(name[:1])
+	}
+	if f != nil {
+		return f, nil
+	}
+	msg := fmt.Sprintf("unknown flag %s", tok)
+	if s := suggestFlag(fs, name); s != "" {
+		msg += fmt.Sprintf(" (did you mean --%s?)", s)
+	}
+	return nil, exitf(ExitUsage, "%s. If it belongs to the target command, put -- before the target", msg)
+}
+
+func suggestFlag(fs *pflag.FlagSet, name string) string {
+	best, bestDist := "", 3
+	fs.VisitAll(func(f *pflag.Flag) {
+		if d := didyoumean.Distance(name, f.Name); d < bestDist || (d == bestDist && f.Name < best) {
+			best, bestDist = f.Name, d
+		}
+	})
+	return best
+}
+

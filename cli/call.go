@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/intercept"
+	"github.com/run-mcp/run-mcp/toolcheck"
+)
+
+func newCallCmd(g *globals, version string) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "call [options] <tool> [json_args | key=value key:=json ...] [-- target_command...]",
+		Short: "Call one tool and print its result as JSON",
+		Example: `  run-mcp call greet name=Alice count:=5 -- node my-server.js
+  run-mcp call search '{"q":"hello"}' -- node my-server.js
+  run-mcp call search q=hello --session dev`,
+		DisableFlagParsing: true,
+	}
+	g.addHeadless(cmd)
+	cmd.RunE = func(cmd *cobra.Command, raw []string) error {
+		sp, cfg, err := prepare(cmd, g, raw, layout{positionals: 1, argWords: true})
+		if err != nil || sp == nil {
+			return err
+		}
+		args, err := parseToolArgs(sp.argWords, false)
+		if err != nil {
+			return err
+		}
+		ic, err := g.interceptor()
+		if err != nil {
+			return err
+		}
+		io := streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}
+		req := actors.CallRequest{Kind: actors.KindTool, Name: sp.positionals[0], Args: args, Timeout: g.callTimeout(headlessTimeout)}
+		return oneShot(cmd.Context(), io, cfg, version, func(ctx context.Context, c *actors.Conn, _ actors.Info) error {
+			return runCall(ctx, io, g, ic, c, req)
+		})
+	}
+	return cmd
+}
+
+// runCall checks the call against the tool list, runs it and prints the
+// result; isError exits 1 after the result is printed.
+func runCall(ctx context.Context, io streams, g *globals, ic *intercept.Interceptor, c *actors.Conn, req actors.CallRequest) error {
+	tools, err := c.Tools(ctx, false)
+	if err != nil {
+		return exitf(ExitToolError, "%v", err)
+	}
+	if _, err := toolcheck.Check(tools, req.Name, req.Args); err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	out, err := c.Call(ctx, req)
+	if g.showStderr && out != nil {
+		for _, l := range out.Stderr {
+			io.status("[server stderr] %s", l.Text)
+		}
+	}
+	if out != nil {
+		warnNoise(io, out.Evidence)
+	}
+	if err != nil {
+		return exitf(ExitToolError, "%v", err)
+	}
+	res, err := mcp.ParseCallToolResult(&out.Raw)
+	if err != nil {
+		return exitf(ExitToolError, "the server's result is not a valid tool result: %v", err)
+	}
+	shown, _, err := ic.ToolResult(res, 0)
+	if err != nil {
+		return exitf(ExitInternal, "%v", err)
+	}
+	var body any = json.RawMessage(out.Raw)
+	if shown != res {
+		body = shown
+	}
+	if g.raw {
+		body, err = envelope(body, out)
+		if err != nil {
+			return err
+		}
+	}
+	if err := io.printJSON(body); err != nil {
+		return err
+	}
+	if res.IsError {
+		return &ExitError{Code: ExitToolError, Quiet: true, Err: errors.New("the tool reported isError")}
+	}
+	return nil
+}
+
+// envelope merges the result with what happened around it, for --raw.
+func envelope(result any, out *actors.Outcome) (any, error) {
+	b, err := json.Marshal(result)
+	if err != nil {
+		return nil, exitf(ExitInternal, "encode the result: %v", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, exitf(ExitInternal, "decode the result: %v", err)
+	}
+	stderr := make([]string, 0, len(out.Stderr))
+	for _, l := range out.Stderr {
+		stderr = append(stderr, l.Text)
+	}
+	m["stderr"] = stderr
+	m["stdout_noise"] = orEmpty(out.Evidence.Noise)
+	m["transport_errors"] = orEmpty(out.Evidence.Errors)
+	m["input_requests"] = inputRequests(out)
+	m["progress"] = map[string]any{"token": out.Token, "events": orEmpty(out.Progress)}
+	m["protocol"] = out.Protocol
+	return m, nil
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func inputRequests(out *actors.Outcome) map[string]any {
+	counts := map[string]int{}
+	for _, r := range out.Rounds {
+		counts[r.Kind]++
+	}
+	return map[string]any{"counts": counts, "wait_ms": out.InputWait.Milliseconds(), "rounds": orEmpty(out.Rounds),
+		"note": fmt.Sprintf("headless: elicitation is declined and sampling refused (%d round(s))", len(out.Rounds))}
+}

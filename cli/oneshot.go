@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/wire"
+)
+
+// streams are where a command writes: stdout for the JSON result only,
+// stderr for everything meant for a person.
+type streams struct {
+	out io.Writer
+	err io.Writer
+}
+
+func (s streams) status(format string, args ...any) {
+	fmt.Fprintf(s.err, format+"\n", args...)
+}
+
+// printJSON writes v as indented JSON on stdout.
+func (s streams) printJSON(v any) error {
+	enc := json.NewEncoder(s.out)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return exitf(ExitInternal, "write the result: %v", err)
+	}
+	return nil
+}
+
+// oneShot spawns the target, runs fn against it and stops it. SIGINT and
+// SIGTERM stop the target too before run-mcp exits.
+func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion string, fn func(context.Context, *actors.Conn, actors.Info) error) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	reg := actors.NewRegistry(actors.Options{Host: actors.Headless{}, MaxConnections: 1,
+		ClientInfo: mcp.Implementation{Name: "run-mcp", Version: clientVersion}})
+	defer reg.Close()
+	start := time.Now()
+	info, err := reg.Connect(ctx, "", cfg)
+	if err != nil {
+		return connectFailure(ctx, err)
+	}
+	io.status("%s", connectedLine(info, time.Since(start)))
+	warnNoise(io, info.Noise)
+	conn, err := reg.Resolve("", true)
+	if err != nil {
+		return exitf(ExitInternal, "%v", err)
+	}
+	err = fn(ctx, conn, info)
+	if ctx.Err() != nil && err != nil {
+		return &ExitError{Code: ExitInterrupt, Err: fmt.Errorf("interrupted; the server was stopped: %w", err)}
+	}
+	return err
+}
+
+// connectedLine is the status line of a successful connect.
+func connectedLine(info actors.Info, took time.Duration) string {
+	who := info.Target
+	if info.Pid > 0 {
+		who = fmt.Sprintf("%s (PID %d)", who, info.Pid)
+	}
+	server := info.ServerInfo.Name
+	if info.ServerInfo.Version != "" {
+		server += " " + info.ServerInfo.Version
+	}
+	return fmt.Sprintf("Connected to %s: %s, protocol %s (%s), in %dms", who, server, info.ProtocolVersion, info.Era, took.Milliseconds())
+}
+
+// connectFailure maps a failed connect to its exit code: 66 for a command
+// that does not exist, 69 for one that failed to start or connect.
+func connectFailure(ctx context.Context, err error) error {
+	var ce *actors.ConnectError
+	if errors.As(err, &ce) {
+		if ce.NotFound {
+			return &ExitError{Code: ExitNoInput, Err: err}
+		}
+		if ctx.Err() != nil {
+			return &ExitError{Code: ExitInterrupt, Err: err}
+		}
+		return &ExitError{Code: ExitUnavail, Err: err}
+	}
+	return &ExitError{Code: ExitUnavail, Err: fmt.Errorf("Failed to connect: %w", err)}
+}
+
+// warnNoise tells a shell user that the server polluted its stdout.
+func warnNoise(io streams, ev wire.EvidenceSnapshot) {
+	if ev.NoiseTotal > 0 {
+		io.status("Warning: the server wrote %d line(s) to stdout that are not JSON-RPC; stdout is the protocol channel and a strict client would fail. First: line %d: %s",
+			ev.NoiseTotal, ev.Noise[0].Line, clip(ev.Noise[0].Text))
+	}
+	if ev.ErrorsTotal > 0 {
+		io.status("Warning: %d transport error(s): %s", ev.ErrorsTotal, clip(ev.Errors[0].Message))
+	}
+}

@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/intercept"
+	"github.com/run-mcp/run-mcp/wire"
+)
+
+// Defaults of the headless commands.
+const (
+	headlessTimeout = 30 * time.Second
+	agentTimeout    = 5 * time.Minute
+)
+
+// globals are the options every command shares.
+type globals struct {
+	outDir         string
+	timeoutMS      int
+	maxText        int
+	mediaKB        int
+	scan           bool
+	protocol       string
+	maxConnections int
+	env            []string
+	connectTimeout int
+	showStderr     bool
+	raw            bool
+	session        string
+	idleTimeout    float64
+}
+
+func (g *globals) addPersistent(cmd *cobra.Command) {
+	f := cmd.PersistentFlags()
+	f.StringVarP(&g.outDir, "out-dir", "o", "", "Directory to save intercepted images, audio, and spilled results (default <tmp>/run-mcp)")
+	f.IntVarP(&g.timeoutMS, "timeout", "t", 0, "Tool call timeout in milliseconds, counting server time only (default 300000 for the agent server, 30000 headless)")
+	f.IntVar(&g.maxText, "max-text", intercept.DefaultMaxText, "Max text response length before truncation")
+	f.IntVarP(&g.mediaKB, "media-threshold", "m", intercept.DefaultMediaThresholdKB, "Media size threshold in KB to save to disk (0 to always save, -1 to keep inline)")
+	f.BoolVar(&g.scan, "scan", false, "Let list_available_mcp_servers also walk up from the working directory for any JSON file containing mcpServers")
+	f.StringVar(&g.protocol, "protocol", "legacy", "Handshake to open with: legacy, auto (probe for 2026-07-28, fall back), or a revision to pin such as 2026-07-28")
+	f.IntVar(&g.maxConnections, "max-connections", actors.DefaultMaxConnections, fmt.Sprintf("How many connections the agent server keeps open at once (1 to %d)", actors.MaxMaxConnections))
+}
+
+// addHeadless adds the flags of the commands that reach a target.
+func (g *globals) addHeadless(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringArrayVarP(&g.env, "env", "e", nil, "Environment variable for the target, KEY=VALUE (repeatable; the first = splits)")
+	f.IntVar(&g.connectTimeout, "connect-timeout", 0, "Milliseconds to wait for the handshake (default 30000)")
+	f.BoolVar(&g.showStderr, "show-stderr", false, "Print the server's stderr from this call on stderr")
+	f.BoolVar(&g.raw, "raw", false, "Print the whole envelope: result plus stderr, stdout_noise, transport_errors, input_requests, progress, protocol")
+	f.StringVar(&g.session, "session", "", "Keep the server running between commands under this name")
+	f.Float64Var(&g.idleTimeout, "idle-timeout", 0, "With --session: close the session after this many minutes without a command")
+}
+
+// callTimeout is the per-call server-time budget.
+func (g *globals) callTimeout(def time.Duration) time.Duration {
+	if g.timeoutMS > 0 {
+		return time.Duration(g.timeoutMS) * time.Millisecond
+	}
+	return def
+}
+
+// validate checks option values a flag parser cannot.
+func (g *globals) validate() error {
+	if g.timeoutMS < 0 {
+		return exitf(ExitUsage, "--timeout must be a positive number of milliseconds, got %d", g.timeoutMS)
+	}
+	if g.connectTimeout < 0 {
+		return exitf(ExitUsage, "--connect-timeout must be a positive number of milliseconds, got %d", g.connectTimeout)
+	}
+	if g.maxText == 0 || g.maxText < -1 {
+		return exitf(ExitUsage, "--max-text must be a positive number of characters (or -1 for no limit), got %d", g.maxText)
+	}
+	if g.mediaKB < -1 {
+		return exitf(ExitUsage, "--media-threshold must be 0 (always save), -1 (keep inline) or a size in KB, got %d", g.mediaKB)
+	}
+	if g.maxConnections < 1 || g.maxConnections > actors.MaxMaxConnections {
+		return exitf(ExitUsage, "--max-connections must be from 1 to %d, got %d", actors.MaxMaxConnections, g.maxConnections)
+	}
+	if _, err := wire.ParseEra(g.protocol); err != nil {
+		return exitf(ExitUsage, "--protocol: %v", err)
+	}
+	return nil
+}
+
+// parseEnv reads the --env values.
+func (g *globals) parseEnv() (map[string]string, error) {
+	env := map[string]string{}
+	for _, kv := range g.env {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, exitf(ExitUsage, "--env %q must be KEY=VALUE (the first = splits key from value)", kv)
+		}
+		env[k] = v
+	}
+	return env, nil
+}
+
+// config builds the connection config for a target command line.
+func (g *globals) config(target []string) (actors.Config, error) {
+	era, _ := wire.ParseEra(g.protocol)
+	cfg := actors.Config{Era: era, ConnectTimeout: time.Duration(g.connectTimeout) * time.Millisecond}
+	env, err := g.parseEnv()
+	if err != nil {
+		return cfg, err
+	}
+	if len(target) == 0 {
+		return cfg, exitf(ExitUsage, "no target command: give the server to run after --, e.g. run-mcp list-tools -- node my-server.js (or an http:// URL)")
+	}
+	if strings.HasPrefix(target[0], "http://") || strings.HasPrefix(target[0], "https://") {
+		if len(target) > 1 {
+			return cfg, exitf(ExitUsage, "an HTTP target is one URL; got extra words %q", target[1:])
+		}
+		cfg.URL = target[0]
+		return cfg, nil
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return cfg, exitf(ExitInternal, "cannot read the working directory: %v", err)
+	}
+	cfg.Spec = wire.Spec{Command: target[0], Args: target[1:], Env: env, Dir: dir}
+	return cfg, nil
+}
+
+// interceptor builds the result interceptor from the options.
+func (g *globals) interceptor() (*intercept.Interceptor, error) {
+	dir := g.outDir
+	if dir != "" {
+		abs, err := filepath.Abs(dir)
+		if err == nil {
+			dir = abs
+		}
+	}
+	ic, err := intercept.New(intercept.Options{OutDir: dir, MaxText: g.maxText, MediaThresholdKB: g.mediaKB})
+	if err != nil {
+		return nil, exitf(ExitInternal, "cannot use the output directory: %v", err)
+	}
+	return ic, nil
+}

@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+
+	"github.com/run-mcp/run-mcp/demoserver"
+)
+
+// AgentServer runs the agent MCP server on stdio; the root command calls it
+// when no subcommand is given. It is a field so cli does not depend on how
+// the server is built.
+type AgentServer func(cmd *cobra.Command, opts AgentOptions) error
+
+// AgentOptions are the root options the agent server uses.
+type AgentOptions struct {
+	OutDir         string
+	TimeoutMS      int
+	MaxText        int
+	MediaKB        int
+	Scan           bool
+	Protocol       string
+	MaxConnections int
+	Version        string
+}
+
+// NewRoot builds the run-mcp command tree.
+func NewRoot(version string, agent AgentServer) *cobra.Command {
+	g := &globals{}
+	root := &cobra.Command{
+		Use:   "run-mcp [options]",
+		Short: "Run, call, restart and diagnose the MCP server you are writing",
+		Long: `run-mcp with no subcommand is an MCP server on stdio for a coding agent.
+With a subcommand it runs one headless call and prints JSON:
+
+  run-mcp [options]                          the agent server, on stdio
+  run-mcp <subcommand> [options] -- <cmd>    one headless call`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := g.validate(); err != nil {
+				return err
+			}
+			if agent == nil {
+				return exitf(ExitInternal, "the agent server is not built into this binary")
+			}
+			return agent(cmd, AgentOptions{OutDir: g.outDir, TimeoutMS: g.timeoutMS, MaxText: g.maxText, MediaKB: g.mediaKB,
+				Scan: g.scan, Protocol: g.protocol, MaxConnections: g.maxConnections, Version: version})
+		},
+	}
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.Flags().BoolP("version", "V", false, "output the version number")
+	g.addPersistent(root)
+	root.AddCommand(newListToolsCmd(g, version), newCallCmd(g, version), demoserver.NewCommand())
+	return root
+}
+
+// Execute runs the command line and returns the process exit code, printing
+// the error (with the stack when RUN_MCP_DEBUG=1 and the error is internal).
+func Execute(root *cobra.Command) int {
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	code := CodeOf(err)
+	var ee *ExitError
+	if !errors.As(err, &ee) {
+		code = usageOrInternal(err)
+	}
+	if !(ee != nil && ee.Quiet) {
+		fmt.Fprintf(os.Stderr, "run-mcp: %v\n", err)
+	}
+	if code == ExitInternal && os.Getenv("RUN_MCP_DEBUG") == "1" {
+		fmt.Fprintf(os.Stderr, "%s\n", debug.Stack())
+	}
+	return code
+}
+
+// usageOrInternal classifies errors cobra itself returns (unknown command,
+// bad flag), which are usage errors.
+func usageOrInternal(err error) int {
+	if err != nil {
+		return ExitUsage
+	}
+	return ExitInternal
+}

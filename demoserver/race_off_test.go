@@ -1,0 +1,5 @@
+//go:build !race
+
+package demoserver
+
+const raceEnabled = false

@@ -1,0 +1,123 @@
+package intercept
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+const (
+	// DefaultMaxText is the number of characters (runes) of text a reply
+	// keeps before the rest is spilled to a file.
+	DefaultMaxText = 50_000
+
+	// DefaultMediaThresholdKB saves every image and audio item: an inline
+	// image costs the agent far more context than a file path does.
+	DefaultMediaThresholdKB = 0
+
+	// PruneAge is how old our files must be before Prune removes them.
+	PruneAge = 7 * 24 * time.Hour
+
+	// NoLimit, passed as a per-call maxText, turns truncation off.
+	NoLimit = -1
+)
+
+// Options configures an Interceptor. The zero value is usable.
+type Options struct {
+	// OutDir receives saved media and spilled text. Empty means
+	// <os.TempDir()>/run-mcp.
+	OutDir string
+	// MaxText is the per-item text limit in characters. 0 means
+	// DefaultMaxText; negative means never truncate.
+	MaxText int
+	// MediaThresholdKB: media whose decoded size is over this many KB is
+	// saved. 0 saves always; negative (-1) keeps media inline.
+	MediaThresholdKB int
+}
+
+// Interceptor rewrites results and remembers the text it spilled so Read can
+// page through it. It is safe for concurrent use.
+type Interceptor struct {
+	dir     string
+	maxText int // resolved: > 0, or NoLimit
+	mediaKB int
+
+	mu      sync.Mutex
+	lastID  int // r<lastID> is the newest result id handed out
+	seq     int // disambiguates media files created in the same millisecond
+	results map[string]spilled
+}
+
+// spilled is what Read needs to know about one result file.
+type spilled struct {
+	path  string
+	chars int // rune count, or -1 when not yet known
+}
+
+// New creates the output directory (0700) if needed and returns an
+// Interceptor. Result ids continue after the highest result_r<N>.txt already
+// in the directory, so a restarted run-mcp never overwrites a file an agent
+// may still be reading.
+func New(opts Options) (*Interceptor, error) {
+	dir := opts.OutDir
+	if dir == "" {
+		dir = DefaultOutDir()
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("resolving output directory %q: %w; pass an absolute path", dir, err)
+	}
+	if err := ensureDir(abs); err != nil {
+		return nil, err
+	}
+	last, err := highestResultID(abs)
+	if err != nil {
+		return nil, err
+	}
+	return &Interceptor{
+		dir:     abs,
+		maxText: resolveMaxText(opts.MaxText),
+		mediaKB: opts.MediaThresholdKB,
+		lastID:  last,
+		results: make(map[string]spilled),
+	}, nil
+}
+
+// DefaultOutDir is where files go when Options.OutDir is empty.
+func DefaultOutDir() string {
+	return filepath.Join(os.TempDir(), "run-mcp")
+}
+
+// OutDir is the absolute directory files are written to.
+func (i *Interceptor) OutDir() string { return i.dir }
+
+func resolveMaxText(n int) int {
+	switch {
+	case n < 0:
+		return NoLimit
+	case n == 0:
+		return DefaultMaxText
+	default:
+		return n
+	}
+}
+
+// limitFor turns a per-call override into the limit to apply: 0 falls back
+// to the Interceptor's own limit, negative disables truncation.
+func (i *Interceptor) limitFor(maxText int) int {
+	if maxText == 0 {
+		return i.maxText
+	}
+	return resolveMaxText(maxText)
+}
+
+// pageMax bounds one Read page. It stays finite even when truncation is off
+// so one Read cannot flood the agent's context.
+func (i *Interceptor) pageMax() int {
+	if i.maxText == NoLimit {
+		return DefaultMaxText
+	}
+	return i.maxText
+}

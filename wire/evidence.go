@@ -1,0 +1,86 @@
+package wire
+
+import (
+	"sync"
+	"time"
+)
+
+// Evidence limits: enough to diagnose, bounded against a server that prints
+// its whole log to stdout.
+const (
+	maxEvidence     = 200
+	maxEvidenceText = 2000
+)
+
+// Noise is one line on the target's stdout that was not JSON-RPC: the stray
+// console.log that corrupts the protocol channel under a strict client.
+type Noise struct {
+	Time time.Time `json:"time"`
+	Line int       `json:"line"` // position among every line the server wrote to stdout
+	Text string    `json:"text"`
+}
+
+// TransportError is a message that parsed as JSON but was not valid JSON-RPC,
+// or a fault of the channel itself (an oversized message).
+type TransportError struct {
+	Time    time.Time `json:"time"`
+	Line    int       `json:"line,omitempty"`
+	Message string    `json:"message"`
+}
+
+// Evidence is the log of what a target did wrong on its stdout. It is
+// written by the transport's read loop and read by anyone, so it locks.
+type Evidence struct {
+	mu          sync.Mutex
+	noise       []Noise
+	noiseTotal  int
+	errors      []TransportError
+	errorsTotal int
+}
+
+func (e *Evidence) addNoise(n Noise) {
+	if len(n.Text) > maxEvidenceText {
+		n.Text = n.Text[:maxEvidenceText] + "…"
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.noiseTotal++
+	if len(e.noise) < maxEvidence {
+		e.noise = append(e.noise, n)
+	}
+}
+
+func (e *Evidence) addError(t TransportError) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.errorsTotal++
+	if len(e.errors) < maxEvidence {
+		e.errors = append(e.errors, t)
+	}
+}
+
+// EvidenceSnapshot is a copy of the log at one moment, with the totals (the
+// lists keep the first maxEvidence entries).
+type EvidenceSnapshot struct {
+	Noise       []Noise          `json:"stdout_noise"`
+	NoiseTotal  int              `json:"stdout_noise_total"`
+	Errors      []TransportError `json:"transport_errors"`
+	ErrorsTotal int              `json:"transport_errors_total"`
+}
+
+// Snapshot copies the log.
+func (e *Evidence) Snapshot() EvidenceSnapshot {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return EvidenceSnapshot{
+		Noise: append([]Noise(nil), e.noise...), NoiseTotal: e.noiseTotal,
+		Errors: append([]TransportError(nil), e.errors...), ErrorsTotal: e.errorsTotal,
+	}
+}
+
+// Counts returns the totals without copying, for cheap "anything new?" checks.
+func (e *Evidence) Counts() (noise, errors int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.noiseTotal, e.errorsTotal
+}

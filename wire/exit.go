@@ -1,0 +1,60 @@
+package wire
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// Exit is how a target process ended.
+type Exit struct {
+	Code int `json:"code"` // -1 when a signal ended it
+	// Signal names the signal that ended it ("SIGSEGV"), if one did.
+	Signal string `json:"signal,omitempty"`
+	// StoppedByUs says run-mcp itself stopped the process (disconnect,
+	// reconnect, shutdown), so a SIGTERM is not reported as a crash.
+	StoppedByUs bool `json:"stopped_by_run_mcp,omitempty"`
+}
+
+// exitFromState reads an *os.ProcessState into an Exit.
+func exitFromState(ps *os.ProcessState, stoppedByUs bool) Exit {
+	e := Exit{Code: ps.ExitCode(), StoppedByUs: stoppedByUs}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		e.Code = -1
+		e.Signal = SignalName(ws.Signal())
+	}
+	return e
+}
+
+// Sentence is the one sentence used everywhere run-mcp says how a process
+// ended: connect failures, status, reconnect, a call the server died in, and
+// validate all read the same.
+func (e Exit) Sentence() string {
+	switch {
+	case e.StoppedByUs && e.Signal != "":
+		return fmt.Sprintf("The server was stopped by run-mcp (%s).", e.Signal)
+	case e.StoppedByUs:
+		return fmt.Sprintf("The server was stopped by run-mcp and exited with code %d.", e.Code)
+	case e.Signal != "":
+		return fmt.Sprintf("The server was killed by %s.", e.Signal)
+	case e.Code == 0:
+		return "The server exited with code 0 (it chose to stop)."
+	default:
+		return fmt.Sprintf("The server exited with code %d.", e.Code)
+	}
+}
+
+// SignalName gives the conventional upper-case name of a signal.
+func SignalName(s syscall.Signal) string {
+	names := map[syscall.Signal]string{
+		syscall.SIGABRT: "SIGABRT", syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE",
+		syscall.SIGHUP: "SIGHUP", syscall.SIGILL: "SIGILL", syscall.SIGINT: "SIGINT",
+		syscall.SIGKILL: "SIGKILL", syscall.SIGPIPE: "SIGPIPE", syscall.SIGQUIT: "SIGQUIT",
+		syscall.SIGSEGV: "SIGSEGV", syscall.SIGTERM: "SIGTERM", syscall.SIGTRAP: "SIGTRAP",
+		syscall.SIGUSR1: "SIGUSR1", syscall.SIGUSR2: "SIGUSR2", syscall.SIGALRM: "SIGALRM",
+	}
+	if n, ok := names[s]; ok {
+		return n
+	}
+	return fmt.Sprintf("signal %d", int(s))
+}

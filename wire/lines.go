@@ -1,0 +1,54 @@
+package wire
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+)
+
+// MaxMessage is the cap on one message from a target. Past it the connection
+// is closed: decoding a message costs several times its size in memory, and a
+// tool with that much to say should write a file and return its path.
+const MaxMessage = 64 << 20
+
+// TooLargeError says a target sent a message over MaxMessage.
+type TooLargeError struct{ Size int64 }
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("the server sent a message of %s bytes, over the %d MB cap on one message; "+
+		"run-mcp closed the connection rather than let its memory grow without bound. "+
+		"A tool with that much to say should write it to a file and return the path",
+		Thousands(int(e.Size)), MaxMessage>>20)
+}
+
+// readMessage reads one line into a buffer the caller owns. A line over limit
+// is read to its end without being kept, so the error can name its size.
+func readMessage(br *bufio.Reader, limit int) ([]byte, error) {
+	chunk, err := br.ReadSlice('\n')
+	if err == nil || !errors.Is(err, bufio.ErrBufferFull) {
+		return append([]byte(nil), chunk...), err
+	}
+	buf := append(make([]byte, 0, 2*len(chunk)), chunk...)
+	for {
+		chunk, err = br.ReadSlice('\n')
+		if len(buf)+len(chunk) > limit {
+			return nil, discardRest(br, int64(len(buf)+len(chunk)), err)
+		}
+		buf = append(buf, chunk...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return buf, err
+		}
+	}
+}
+
+func discardRest(br *bufio.Reader, size int64, err error) error {
+	for errors.Is(err, bufio.ErrBufferFull) {
+		var chunk []byte
+		chunk, err = br.ReadSlice('\n')
+		size += int64(len(chunk))
+	}
+	if err == nil {
+		size-- // the newline is not part of the message
+	}
+	return &TooLargeError{Size: size}
+}

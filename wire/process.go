@@ -1,0 +1,295 @@
+package wire
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Spec says what to run.
+type Spec struct {
+	Command string            `json:"command"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"-"` // values are secrets: never serialised
+	Dir     string            `json:"cwd,omitempty"`
+}
+
+// CommandLine is the command and its arguments as a person would type them.
+func (s Spec) CommandLine() string {
+	parts := make([]string, 0, 1+len(s.Args))
+	for _, p := range append([]string{s.Command}, s.Args...) {
+		if p == "" || strings.ContainsAny(p, " \t\"'\\$") {
+			p = fmt.Sprintf("%q", p)
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, " ")
+}
+
+// Stop timings. The first grace is short on purpose: a server that ignores
+// stdin EOF (server-everything does) must not make run-mcp slow to exit.
+const (
+	stdinGrace    = 20 * time.Millisecond
+	termGrace     = 2 * time.Second
+	drainGrace    = 200 * time.Millisecond
+	maxStderrLine = 64 << 10
+)
+
+// CommandNotFoundError says the target command could not be found or run.
+type CommandNotFoundError struct {
+	Command string
+	Err     error
+}
+
+func (e *CommandNotFoundError) Error() string {
+	return fmt.Sprintf("command not found: %q (%v). Check the spelling, install it, or pass the full path.", e.Command, e.Err)
+}
+
+func (e *CommandNotFoundError) Unwrap() error { return e.Err }
+
+// Process is one running target. Its stdin and stdout belong to the transport;
+// its stderr is drained into a Ring from the moment it starts.
+type Process struct {
+	Spec      Spec
+	StartedAt time.Time
+
+	cmd     *exec.Cmd
+	stdin   *os.File
+	stdout  *os.File
+	stderrR *os.File
+	stderr  *Ring
+
+	mu          sync.Mutex
+	stoppedByUs bool
+	exit        *Exit
+	exited      chan struct{} // closed once reaped
+	drained     chan struct{} // closed once stderr hit EOF (or was cut)
+	done        chan struct{} // closed once reaped and drained
+	stopOnce    sync.Once
+}
+
+// Start resolves and starts spec's command through spawner.
+func Start(spawner *Spawner, spec Spec) (*Process, error) {
+	path, err := resolve(spec)
+	if err != nil {
+		return nil, err
+	}
+	p := &Process{Spec: spec, stderr: NewRing(), exited: make(chan struct{}),
+		drained: make(chan struct{}), done: make(chan struct{})}
+	childIn, childOut, childErr, err := p.pipes()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(path, spec.Args...)
+	cmd.Dir = spec.Dir
+	cmd.Env = BuildEnv(spec.Env)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = childIn, childOut, childErr
+	cmd.SysProcAttr = sysProcAttr()
+	p.cmd = cmd
+	err = spawner.Start(cmd)
+	closeAll(childIn, childOut, childErr) // the child has its own copies now
+	if err != nil {
+		closeAll(p.stdin, p.stdout, p.stderrR)
+		return nil, fmt.Errorf("start %s: %w", spec.CommandLine(), err)
+	}
+	p.StartedAt = time.Now()
+	go p.drainStderr()
+	go p.wait()
+	return p, nil
+}
+
+func (p *Process) pipes() (childIn, childOut, childErr *os.File, err error) {
+	var files []*os.File
+	pipe := func() (r, w *os.File) {
+		if err != nil {
+			return nil, nil
+		}
+		r, w, err = os.Pipe()
+		files = append(files, r, w)
+		return r, w
+	}
+	childIn, p.stdin = pipe()
+	p.stdout, childOut = pipe()
+	p.stderrR, childErr = pipe()
+	if err != nil {
+		closeAll(files...)
+		return nil, nil, nil, fmt.Errorf("create pipes for the server: %w", err)
+	}
+	return childIn, childOut, childErr, nil
+}
+
+func resolve(spec Spec) (string, error) {
+	if spec.Command == "" {
+		return "", &CommandNotFoundError{Command: spec.Command, Err: errors.New("no command given")}
+	}
+	if !strings.ContainsRune(spec.Command, filepath.Separator) {
+		path, err := exec.LookPath(spec.Command)
+		if err != nil {
+			return "", &CommandNotFoundError{Command: spec.Command, Err: fmt.Errorf("not found on PATH %s", os.Getenv("PATH"))}
+		}
+		return path, nil
+	}
+	path := spec.Command
+	if !filepath.IsAbs(path) && spec.Dir != "" {
+		path = filepath.Join(spec.Dir, path)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return "", &CommandNotFoundError{Command: spec.Command, Err: fmt.Errorf("no such file: %s", path)}
+	}
+	if info.IsDir() || info.Mode()&0o111 == 0 {
+		return "", &CommandNotFoundError{Command: spec.Command, Err: fmt.Errorf("%s is not an executable file", path)}
+	}
+	return path, nil
+}
+
+func closeAll(files ...*os.File) {
+	for _, f := range files {
+		if f != nil {
+			_ = f.Close()
+		}
+	}
+}
+
+// Pid is the target's process id.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Stdin is the write end of the target's stdin (supports write deadlines).
+func (p *Process) Stdin() *os.File { return p.stdin }
+
+// Stdout is the read end of the target's stdout.
+func (p *Process) Stdout() *os.File { return p.stdout }
+
+// Stderr is the ring the target's stderr is drained into.
+func (p *Process) Stderr() *Ring { return p.stderr }
+
+// Exited is closed once the process has been reaped.
+func (p *Process) Exited() <-chan struct{} { return p.exited }
+
+// Done is closed once the process has been reaped and its stderr read to the
+// end, so that an exit report carries the last words of the server.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Exit reports how the process ended, once it has.
+func (p *Process) Exit() (Exit, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.exit == nil {
+		return Exit{}, false
+	}
+	return *p.exit, true
+}
+
+func (p *Process) drainStderr() {
+	defer close(p.drained)
+	br := bufio.NewReaderSize(p.stderrR, 64<<10)
+	for {
+		line, err := readCapped(br, maxStderrLine)
+		if len(line) > 0 || err == nil {
+			p.stderr.Append(strings.TrimRight(line, "\r\n"), time.Now())
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// readCapped reads one line, keeping at most limit bytes of it.
+func readCapped(br *bufio.Reader, limit int) (string, error) {
+	var b strings.Builder
+	dropped := 0
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if room := limit - b.Len(); room > 0 {
+			b.Write(chunk[:min(len(chunk), room)])
+			dropped += len(chunk) - min(len(chunk), room)
+		} else {
+			dropped += len(chunk)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		s := b.String()
+		if dropped > 0 {
+			s = strings.TrimRight(s, "\r\n") + fmt.Sprintf(" [... %s more bytes cut ...]", Thousands(dropped))
+		}
+		if err == nil {
+			return s, nil
+		}
+		return s, err
+	}
+}
+
+func (p *Process) wait() {
+	err := p.cmd.Wait()
+	p.mu.Lock()
+	var e Exit
+	if p.cmd.ProcessState != nil {
+		e = exitFromState(p.cmd.ProcessState, p.stoppedByUs)
+	} else {
+		e = Exit{Code: -1, Signal: fmt.Sprint(err), StoppedByUs: p.stoppedByUs}
+	}
+	p.exit = &e
+	p.mu.Unlock()
+	close(p.exited)
+	// A grandchild may still hold the pipes; give the drain a moment to read
+	// the last words, then cut it loose so no goroutine waits forever.
+	select {
+	case <-p.drained:
+	case <-time.After(drainGrace):
+		_ = p.stderrR.Close()
+		<-p.drained
+	}
+	_ = p.stdout.Close()
+	_ = p.stderrR.Close()
+	close(p.done)
+}
+
+// Stop ends the process: close stdin, a short grace, SIGTERM to the process
+// group, then SIGKILL. It returns once the process is reaped and drained.
+func (p *Process) Stop() Exit {
+	p.stopOnce.Do(func() {
+		p.mu.Lock()
+		if p.exit == nil {
+			p.stoppedByUs = true
+		}
+		p.mu.Unlock()
+		_ = p.stdin.Close()
+		if !waitFor(p.exited, stdinGrace) {
+			p.signalGroup(syscall.SIGTERM)
+			if !waitFor(p.exited, termGrace) {
+				p.signalGroup(syscall.SIGKILL)
+			}
+		}
+		<-p.done
+		// Leftover members of the group (a grandchild that ignored SIGTERM)
+		// must not outlive the server run-mcp started.
+		p.signalGroup(syscall.SIGKILL)
+	})
+	e, _ := p.Exit()
+	return e
+}
+
+func (p *Process) signalGroup(sig syscall.Signal) {
+	if err := syscall.Kill(-p.cmd.Process.Pid, sig); err != nil {
+		_ = p.cmd.Process.Signal(sig)
+	}
+}
+
+func waitFor(ch <-chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ch:
+		return true
+	case <-t.C:
+		return false
+	}
+}

@@ -1,0 +1,177 @@
+package wire
+
+import (
+	"fmt"
+	"sync"
+	"time"
+)
+
+// Ring sizes from the specification: a crash diagnosis is usually in a
+// server's first lines, which a plain tail would drop, so the head is kept too.
+const (
+	RingHead = 100
+	RingTail = 1000
+)
+
+// Line is one line a target wrote, with when it arrived and its position in
+// the stream (1-based, counting every line ever written, kept or not).
+type Line struct {
+	Seq  int       `json:"seq"`
+	Time time.Time `json:"time"`
+	Text string    `json:"text"`
+}
+
+// Ring keeps the first RingHead and the last RingTail lines of a stream. It is
+// written by the goroutine draining the pipe and read by whoever asks, so it
+// carries its own lock: the drain must never wait on an actor's mailbox.
+type Ring struct {
+	mu      sync.Mutex
+	head    []Line
+	tail    []Line // circular once full
+	start   int    // index of the oldest line in tail
+	total   int
+	changed chan struct{}
+}
+
+// NewRing returns an empty ring.
+func NewRing() *Ring {
+	return &Ring{changed: make(chan struct{}, 1)}
+}
+
+// Append records one line that arrived at t.
+func (r *Ring) Append(text string, t time.Time) {
+	r.mu.Lock()
+	r.total++
+	l := Line{Seq: r.total, Time: t, Text: text}
+	switch {
+	case len(r.head) < RingHead:
+		r.head = append(r.head, l)
+	case len(r.tail) < RingTail:
+		r.tail = append(r.tail, l)
+	default:
+		r.tail[r.start] = l
+		r.start = (r.start + 1) % RingTail
+	}
+	r.mu.Unlock()
+	select {
+	case r.changed <- struct{}{}:
+	default:
+	}
+}
+
+// Changed is signalled (coalesced) after lines arrive; relays wait on it
+// instead of polling.
+func (r *Ring) Changed() <-chan struct{} { return r.changed }
+
+// Total is the number of lines ever written, which is also the cursor a
+// reader passes as since to see only what comes next.
+func (r *Ring) Total() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.total
+}
+
+// Excerpt is what a reader gets: the kept lines after a cursor, and how many
+// lines between them were dropped.
+type Excerpt struct {
+	Lines []Line
+	// Elided is the number of lines dropped between the head and the tail
+	// that fall in the requested range; the gap sits before the line whose
+	// Seq is ElidedBefore.
+	Elided       int
+	ElidedBefore int
+	Total        int
+}
+
+// Since returns the kept lines with Seq > since (since 0 = everything).
+func (r *Ring) Since(since int) Excerpt {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ex := Excerpt{Total: r.total}
+	for _, l := range r.head {
+		if l.Seq > since {
+			ex.Lines = append(ex.Lines, l)
+		}
+	}
+	tail := r.orderedTail()
+	if len(tail) > 0 {
+		first := tail[0].Seq
+		lastHead := 0
+		if len(r.head) > 0 {
+			lastHead = r.head[len(r.head)-1].Seq
+		}
+		gapFrom := max(lastHead, since) + 1
+		if first > gapFrom {
+			ex.Elided = first - gapFrom
+			ex.ElidedBefore = first
+		}
+	}
+	for _, l := range tail {
+		if l.Seq > since {
+			ex.Lines = append(ex.Lines, l)
+		}
+	}
+	return ex
+}
+
+// Last returns the last n kept lines (n <= 0: all of them, as Since(0)).
+func (r *Ring) Last(n int) Excerpt {
+	if n <= 0 {
+		return r.Since(0)
+	}
+	r.mu.Lock()
+	total := r.total
+	r.mu.Unlock()
+	ex := r.Since(max(total-n, 0))
+	if len(ex.Lines) > n {
+		ex.Lines = ex.Lines[len(ex.Lines)-n:]
+	}
+	if ex.Elided > 0 && len(ex.Lines) > 0 && ex.Lines[0].Seq >= ex.ElidedBefore {
+		ex.Elided = 0
+	}
+	return ex
+}
+
+func (r *Ring) orderedTail() []Line {
+	if len(r.tail) < RingTail || r.start == 0 {
+		return r.tail
+	}
+	out := make([]Line, 0, len(r.tail))
+	out = append(out, r.tail[r.start:]...)
+	return append(out, r.tail[:r.start]...)
+}
+
+// Marker is the line that stands where lines were dropped, so the gap is
+// visible instead of silent: "[... 137 of 1,237 lines elided ...]".
+func Marker(elided, total int) string {
+	return fmt.Sprintf("[... %s of %s lines elided ...]", Thousands(elided), Thousands(total))
+}
+
+// Render formats an excerpt one line each, with the marker in its place.
+// With stamps each line reads "12:01:03.412 #42 text".
+func (ex Excerpt) Render(stamps bool) []string {
+	out := make([]string, 0, len(ex.Lines)+1)
+	for _, l := range ex.Lines {
+		if ex.Elided > 0 && l.Seq == ex.ElidedBefore {
+			out = append(out, Marker(ex.Elided, ex.Total))
+		}
+		if stamps {
+			out = append(out, fmt.Sprintf("%s #%d  %s", l.Time.Format("15:04:05.000"), l.Seq, l.Text))
+		} else {
+			out = append(out, l.Text)
+		}
+	}
+	return out
+}
+
+// Thousands formats n with commas, as the specification's messages do.
+func Thousands(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + Thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,401 @@
+package wire
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// defaultWriteTimeout bounds a write to a target that stopped reading its
+// stdin; without it the write would hold the stdin lock forever and every
+// later call would queue behind it.
+const defaultWriteTimeout = 30 * time.Second
+
+// ClosedError is what pending and later requests fail with once the channel
+// to the target is gone. Reason is why (EOF, an oversized message, …).
+type ClosedError struct{ Reason error }
+
+func (e *ClosedError) Error() string {
+	if e.Reason == nil || errors.Is(e.Reason, io.EOF) || errors.Is(e.Reason, os.ErrClosed) {
+		return "Connection closed"
+	}
+	return "Connection closed: " + e.Reason.Error()
+}
+
+func (e *ClosedError) Unwrap() []error { return []error{transport.ErrTransportClosed, e.Reason} }
+
+// Transport is mcp-go's client transport over a target's pipes, with our own
+// reader: every stdout line that is not JSON-RPC is kept as noise rather than
+// silently skipped, JSON that is not JSON-RPC is a transport error, and a
+// message over MaxMessage closes the channel with its size.
+type Transport struct {
+	reader   io.Reader
+	writer   io.WriteCloser
+	evidence *Evidence
+
+	writeMu sync.Mutex
+
+	pendingMu sync.Mutex
+	pending   map[string]chan *transport.JSONRPCResponse
+	cancelled map[string]bool
+
+	handlerMu  sync.RWMutex
+	onNotify   func(mcp.JSONRPCNotification)
+	onRequest  transport.RequestHandler
+	requestCtx context.Context
+
+	started  atomic.Bool
+	done     chan struct{}
+	doneErr  error
+	handlers sync.WaitGroup
+	lines    int
+}
+
+var _ transport.BidirectionalInterface = (*Transport)(nil)
+
+// NewTransport returns a transport that reads messages from r (the child's
+// stdout) and writes to w (its stdin). Noise and transport errors go to ev.
+func NewTransport(r io.Reader, w io.WriteCloser, ev *Evidence) *Transport {
+	return &Transport{reader: r, writer: w, evidence: ev,
+		pending: map[string]chan *transport.JSONRPCResponse{}, cancelled: map[string]bool{},
+		done: make(chan struct{}), requestCtx: context.Background()}
+}
+
+// Start begins reading. ctx is handed to handlers of requests from the
+// target; cancel it to release a handler waiting on a person.
+func (t *Transport) Start(ctx context.Context) error {
+	if t.started.Swap(true) {
+		return nil
+	}
+	t.handlerMu.Lock()
+	t.requestCtx = ctx
+	t.handlerMu.Unlock()
+	go t.readLoop()
+	return nil
+}
+
+// Done is closed when the read loop ended; Err then says why.
+func (t *Transport) Done() <-chan struct{} { return t.done }
+
+// Err is why the channel closed (nil while open).
+func (t *Transport) Err() error {
+	select {
+	case <-t.done:
+		return t.doneErr
+	default:
+		return nil
+	}
+}
+
+// Wait blocks until the read loop and every request handler have returned.
+func (t *Transport) Wait() {
+	<-t.done
+	t.handlers.Wait()
+}
+
+func (t *Transport) readLoop() {
+	br := bufio.NewReaderSize(t.reader, 64<<10)
+	var err error
+	for {
+		var line []byte
+		line, err = readMessage(br, MaxMessage)
+		if len(line) > 0 {
+			t.lines++
+			t.dispatch(line)
+		}
+		if err != nil {
+			break
+		}
+	}
+	var tooLarge *TooLargeError
+	if errors.As(err, &tooLarge) {
+		t.lines++
+		t.evidence.addError(TransportError{Time: time.Now(), Line: t.lines, Message: err.Error()})
+	}
+	t.doneErr = err
+	close(t.done)
+	t.failPending()
+}
+
+func (t *Transport) failPending() {
+	t.pendingMu.Lock()
+	defer t.pendingMu.Unlock()
+	for id, ch := range t.pending {
+		close(ch)
+		delete(t.pending, id)
+	}
+}
+
+// envelope is the part of a message needed to route it. Result aliases the
+// line instead of copying it: a 20 MB result is then held once, not twice.
+type envelope struct {
+	JSONRPC string                   `json:"jsonrpc"`
+	ID      *mcp.RequestId           `json:"id"`
+	Method  *string                  `json:"method"`
+	Params  aliasRaw                 `json:"params"`
+	Result  aliasRaw                 `json:"result"`
+	Error   *mcp.JSONRPCErrorDetails `json:"error"`
+}
+
+// aliasRaw keeps the bytes of a JSON value without copying. Safe because the
+// line it points into is owned by one message and never reused.
+type aliasRaw []byte
+
+func (a *aliasRaw) UnmarshalJSON(b []byte) error {
+	*a = b
+	return nil
+}
+
+func (t *Transport) dispatch(line []byte) {
+	line = bytes.TrimRight(line, "\r\n")
+	trimmed := bytes.TrimSpace(line)
+	if len(trimmed) == 0 {
+		return
+	}
+	now := time.Now()
+	if trimmed[0] != '{' {
+		t.notJSONRPC(line, now, "a JSON value that is not a JSON-RPC message object")
+		return
+	}
+	var env envelope
+	if err := json.Unmarshal(trimmed, &env); err != nil {
+		t.notJSONRPC(line, now, "JSON that does not fit a JSON-RPC message: "+err.Error())
+		return
+	}
+	if problem := env.problem(); problem != "" {
+		t.evidence.addError(TransportError{Time: now, Line: t.lines, Message: problem + ": " + excerpt(line)})
+		return
+	}
+	switch {
+	case env.Method != nil && env.ID == nil:
+		t.notification(*env.Method, env.Params)
+	case env.Method != nil:
+		t.request(*env.ID, *env.Method, env.Params)
+	default:
+		t.response(env, now)
+	}
+}
+
+// notJSONRPC files a line under noise (not JSON at all) or transport errors
+// (JSON, but not a JSON-RPC message).
+func (t *Transport) notJSONRPC(line []byte, now time.Time, reason string) {
+	if !json.Valid(line) {
+		t.evidence.addNoise(Noise{Time: now, Line: t.lines, Text: string(line)})
+		return
+	}
+	t.evidence.addError(TransportError{Time: now, Line: t.lines, Message: reason + ": " + excerpt(line)})
+}
+
+func (env *envelope) problem() string {
+	switch {
+	case env.JSONRPC != "2.0":
+		return `a message without "jsonrpc": "2.0"`
+	case env.Method != nil && *env.Method == "":
+		return "a message with an empty method"
+	case env.Method == nil && env.ID == nil:
+		return "a message with neither a method nor an id"
+	case env.Method == nil && env.Result == nil && env.Error == nil:
+		return "a response with neither a result nor an error"
+	}
+	return ""
+}
+
+func excerpt(line []byte) string {
+	if len(line) > 200 {
+		return string(line[:200]) + "…"
+	}
+	return string(line)
+}
+
+func (t *Transport) notification(method string, params aliasRaw) {
+	n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION, Notification: mcp.Notification{Method: method}}
+	if len(params) > 0 {
+		if err := json.Unmarshal(params, &n.Params); err != nil {
+			t.evidence.addError(TransportError{Time: time.Now(), Line: t.lines,
+				Message: fmt.Sprintf("notification %s with params that are not an object: %v", method, err)})
+			return
+		}
+	}
+	t.handlerMu.RLock()
+	h := t.onNotify
+	t.handlerMu.RUnlock()
+	if h != nil {
+		h(n)
+	}
+}
+
+func (t *Transport) request(id mcp.RequestId, method string, params aliasRaw) {
+	t.handlerMu.RLock()
+	h, ctx := t.onRequest, t.requestCtx
+	t.handlerMu.RUnlock()
+	req := transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method}
+	if len(params) > 0 {
+		req.Params = json.RawMessage(params)
+	}
+	if h == nil {
+		t.respond(*transport.NewJSONRPCErrorResponse(id, mcp.METHOD_NOT_FOUND, "run-mcp does not answer "+method, nil))
+		return
+	}
+	// Off the read loop: a handler may wait minutes for a person.
+	t.handlers.Add(1)
+	go func() {
+		defer t.handlers.Done()
+		resp, err := h(ctx, req)
+		if err != nil {
+			resp = transport.NewJSONRPCErrorResponse(id, mcp.INTERNAL_ERROR, err.Error(), nil)
+		}
+		if resp != nil {
+			t.respond(*resp)
+		}
+	}()
+}
+
+func (t *Transport) respond(resp transport.JSONRPCResponse) {
+	b, err := json.Marshal(resp)
+	if err != nil {
+		return
+	}
+	_ = t.write(context.Background(), b)
+}
+
+func (t *Transport) response(env envelope, now time.Time) {
+	key := env.ID.String()
+	t.pendingMu.Lock()
+	ch, ok := t.pending[key]
+	delete(t.pending, key)
+	wasCancelled := t.cancelled[key]
+	delete(t.cancelled, key)
+	t.pendingMu.Unlock()
+	if !ok {
+		if !wasCancelled {
+			t.evidence.addError(TransportError{Time: now, Line: t.lines,
+				Message: "a response to a request run-mcp never sent (id " + key + ")"})
+		}
+		return
+	}
+	ch <- &transport.JSONRPCResponse{JSONRPC: env.JSONRPC, ID: *env.ID,
+		Result: json.RawMessage(env.Result), Error: env.Error}
+}
+
+// SendRequest writes req and waits for its response.
+func (t *Transport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	select {
+	case <-t.done:
+		return nil, &ClosedError{Reason: t.doneErr}
+	default:
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s request: %w", req.Method, err)
+	}
+	key := req.ID.String()
+	ch := make(chan *transport.JSONRPCResponse, 1)
+	t.pendingMu.Lock()
+	t.pending[key] = ch
+	t.pendingMu.Unlock()
+	if err := t.write(ctx, b); err != nil {
+		t.forget(key, false)
+		return nil, err
+	}
+	select {
+	case resp, ok := <-ch:
+		if !ok {
+			return nil, &ClosedError{Reason: t.doneErr}
+		}
+		return resp, nil
+	case <-ctx.Done():
+		t.forget(key, true)
+		return nil, ctx.Err()
+	}
+}
+
+// forget drops a pending request; a cancelled one's late answer is expected
+// and is not reported as a transport error.
+func (t *Transport) forget(key string, cancelled bool) {
+	t.pendingMu.Lock()
+	delete(t.pending, key)
+	if cancelled {
+		t.cancelled[key] = true
+	}
+	t.pendingMu.Unlock()
+}
+
+// SendNotification writes a notification.
+func (t *Transport) SendNotification(ctx context.Context, n mcp.JSONRPCNotification) error {
+	select {
+	case <-t.done:
+		return &ClosedError{Reason: t.doneErr}
+	default:
+	}
+	b, err := json.Marshal(n)
+	if err != nil {
+		return fmt.Errorf("encode %s notification: %w", n.Method, err)
+	}
+	return t.write(ctx, b)
+}
+
+type deadliner interface{ SetWriteDeadline(time.Time) error }
+
+// write sends one message as one line under the write lock, bounded by a
+// deadline so a target that stopped reading cannot wedge the channel.
+func (t *Transport) write(ctx context.Context, msg []byte) error {
+	msg = append(msg, '\n')
+	t.writeMu.Lock()
+	defer t.writeMu.Unlock()
+	if d, ok := t.writer.(deadliner); ok {
+		deadline := time.Now().Add(defaultWriteTimeout)
+		if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
+			deadline = dl
+		}
+		_ = d.SetWriteDeadline(deadline)
+	}
+	_, err := t.writer.Write(msg)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return fmt.Errorf("the server is not reading its stdin: a write of %d bytes did not complete: %w", len(msg), err)
+	}
+	if err != nil {
+		return &ClosedError{Reason: fmt.Errorf("write to the server's stdin: %w", err)}
+	}
+	return nil
+}
+
+// SetNotificationHandler sets the one notification handler. It runs on the
+// read loop, so it must not block.
+func (t *Transport) SetNotificationHandler(h func(mcp.JSONRPCNotification)) {
+	t.handlerMu.Lock()
+	t.onNotify = h
+	t.handlerMu.Unlock()
+}
+
+// SetRequestHandler sets the handler of requests from the target.
+func (t *Transport) SetRequestHandler(h transport.RequestHandler) {
+	t.handlerMu.Lock()
+	t.onRequest = h
+	t.handlerMu.Unlock()
+}
+
+// Close closes the target's stdin. The read loop ends when the target's
+// stdout does, which the Process owner brings about by stopping it.
+func (t *Transport) Close() error {
+	t.writeMu.Lock()
+	defer t.writeMu.Unlock()
+	err := t.writer.Close()
+	if errors.Is(err, os.ErrClosed) {
+		return nil
+	}
+	return err
+}
+
+// GetSessionId is empty: stdio has no session id.
+func (t *Transport) GetSessionId() string { return "" }
