@@ -40,10 +40,10 @@ const failureStderrLines = 40
 // ProcessReport is the evidence of how a target ended, shared by connect
 // failures, dead calls, status and reconnect failures.
 type ProcessReport struct {
-	Command string      `json:"command"`
-	Exit    string      `json:"exit,omitempty"`
-	ExitRaw *wire.Exit  `json:"-"`
-	Stderr  []string    `json:"stderr,omitempty"`
+	Command string       `json:"command"`
+	Exit    string       `json:"exit,omitempty"`
+	ExitRaw *wire.Exit   `json:"-"`
+	Stderr  []string     `json:"stderr,omitempty"`
 	Noise   []wire.Noise `json:"stdout_noise,omitempty"`
 	// NoProcess: no process was started (a command not found, an HTTP
 	// target), so there is no stderr to show.

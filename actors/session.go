@@ -35,20 +35,20 @@ type session struct {
 
 // Info describes a live connection.
 type Info struct {
-	Name            string                  `json:"name"`
-	Pid             int                     `json:"pid,omitempty"`
-	Target          string                  `json:"target"`
-	Transport       string                  `json:"transport"`
-	ProtocolVersion string                  `json:"protocol_version"`
-	Era             string                  `json:"era"`
-	EraMode         string                  `json:"era_mode"`
-	ServerInfo      mcp.Implementation      `json:"server_info"`
-	Capabilities    mcp.ServerCapabilities  `json:"capabilities"`
-	Instructions    string                  `json:"instructions,omitempty"`
-	Listing         snapshot.Listing        `json:"-"`
-	ConnectedAt     time.Time               `json:"connected_at"`
-	Roots           []mcp.Root              `json:"-"`
-	Noise           wire.EvidenceSnapshot   `json:"-"`
+	Name            string                 `json:"name"`
+	Pid             int                    `json:"pid,omitempty"`
+	Target          string                 `json:"target"`
+	Transport       string                 `json:"transport"`
+	ProtocolVersion string                 `json:"protocol_version"`
+	Era             string                 `json:"era"`
+	EraMode         string                 `json:"era_mode"`
+	ServerInfo      mcp.Implementation     `json:"server_info"`
+	Capabilities    mcp.ServerCapabilities `json:"capabilities"`
+	Instructions    string                 `json:"instructions,omitempty"`
+	Listing         snapshot.Listing       `json:"-"`
+	ConnectedAt     time.Time              `json:"connected_at"`
+	Roots           []mcp.Root             `json:"-"`
+	Noise           wire.EvidenceSnapshot  `json:"-"`
 }
 
 func (s *session) info(name string) Info {

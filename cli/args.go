@@ -134,4 +134,3 @@ func suggestFlag(fs *pflag.FlagSet, name string) string {
 	})
 	return best
 }
-

@@ -21,9 +21,8 @@ func NewCommand() *cobra.Command {
 		Short: "A bundled MCP server on stdio for trying run-mcp and for its tests",
 		Long: "demo-server is a small MCP server that speaks on stdin/stdout, in both protocol eras.\n" +
 			"Point run-mcp at it to try things out; its flags make it misbehave on purpose for tests.",
-		Args:          cobra.NoArgs,
-		SilenceUsage:  true,
-		SilenceErrors: false,
+		Args:         cobra.NoArgs,
+		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.ExitAfter = time.Duration(exitAfterMs) * time.Millisecond
 			// SIGTERM is how a harness stops a server that outlives its stdin.

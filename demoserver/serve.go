@@ -23,7 +23,8 @@ type Options struct {
 	// StdoutNoise, when set, is printed on stdout once before serving, like a
 	// stray console.log in a real server.
 	StdoutNoise string
-	// SilentHandshake makes the server read stdin and never answer.
+	// SilentHandshake makes the server read stdin and never answer. It still
+	// stops at stdin EOF, unless IgnoreStdinEOF is also set.
 	SilentHandshake bool
 	// StderrFlood writes this many numbered lines to stderr before serving.
 	StderrFlood int
