@@ -64,6 +64,14 @@ func (c *Conn) watch(s *session) {
 	select {
 	case <-gone:
 	case <-closed:
+		// stdout closed first: a crashing server is usually a moment from
+		// being reaped; wait for it so its exit is reported as its own.
+		if gone != nil {
+			select {
+			case <-gone:
+			case <-time.After(lateStderr):
+			}
+		}
 	case <-c.stopped:
 		return
 	}

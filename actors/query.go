@@ -27,6 +27,8 @@ type Status struct {
 	LastFailure *ConnectError         `json:"-"`
 	Config      Config                `json:"-"`
 	Connects    int                   `json:"connects"`
+	// Report is how a dead server ended, with its last stderr lines.
+	Report *ProcessReport `json:"-"`
 }
 
 // Status reports on the connection without waiting for any call.
@@ -46,6 +48,10 @@ func (c *Conn) Status(ctx context.Context) (Status, error) {
 				}
 			}
 			s.Evidence = sess.evidence.Snapshot()
+			if st.phase == PhaseDead {
+				r := sess.report(0)
+				s.Report = &r
+			}
 		}
 		if r := st.ring(); r != nil {
 			s.StderrLines = r.Total()
@@ -240,4 +246,9 @@ func (c *Conn) Tools(ctx context.Context, fresh bool) ([]mcp.Tool, error) {
 		return nil, err
 	}
 	return v.(*mcp.ListToolsResult).Tools, nil
+}
+
+// StderrRing is the ring of the newest life, for relays that follow it.
+func (c *Conn) StderrRing(ctx context.Context) (*wire.Ring, error) {
+	return ask(ctx, c, func(st *connState) *wire.Ring { return st.ring() })
 }

@@ -48,7 +48,7 @@ With a subcommand it runs one headless call and prints JSON:
 				return err
 			}
 			if agent == nil {
-				return exitf(ExitInternal, "the agent server is not built into this binary")
+				agent = serveAgent
 			}
 			return agent(cmd, AgentOptions{OutDir: g.outDir, TimeoutMS: g.timeoutMS, MaxText: g.maxText, MediaKB: g.mediaKB,
 				Scan: g.scan, Protocol: g.protocol, MaxConnections: g.maxConnections, Version: version})

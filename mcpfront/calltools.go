@@ -1,0 +1,333 @@
+package mcpfront
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/intercept"
+	"github.com/run-mcp/run-mcp/toolcheck"
+)
+
+// target finds the connection a call names, connecting first when
+// auto_connect says how and nothing suitable is live.
+func (f *front) target(ctx context.Context, a map[string]any) (*actors.Conn, error) {
+	name := getStr(a, "connection")
+	c, err := f.reg.Resolve(name, true)
+	auto := getObj(a, "auto_connect")
+	if auto == nil || (err == nil && c.Phase() == actors.PhaseLive) {
+		return c, err
+	}
+	cfg, cerr := f.targetConfig(auto)
+	if cerr != nil {
+		return nil, cerr
+	}
+	if _, cerr := f.reg.Connect(ctx, name, cfg); cerr != nil {
+		return nil, cerr
+	}
+	return f.reg.Resolve(name, true)
+}
+
+func (f *front) call(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
+	c, err := f.target(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	args := getObj(a, "arguments")
+	if args == nil {
+		args = getObj(a, "args")
+	}
+	req := actors.CallRequest{Kind: getStr(a, "type"), Name: getStr(a, "name"), Args: args,
+		Timeout: time.Duration(getInt(a, "timeout_ms", int(f.opts.Timeout.Milliseconds()))) * time.Millisecond}
+	if req.Kind == actors.KindTool {
+		if err := f.checkTool(ctx, c, req); err != nil {
+			return nil, err
+		}
+	}
+	out, err := c.Call(ctx, req)
+	if getBool(a, "disconnect_after") {
+		defer func() {
+			_, _ = c.Status(context.WithoutCancel(ctx))
+			_, _ = f.reg.Disconnect(context.WithoutCancel(ctx), c.Name(), false)
+		}()
+	}
+	if err != nil {
+		return nil, err
+	}
+	res, stats, err := f.shape(req.Kind, out.Raw, getInt(a, "max_text_length", 0))
+	if err != nil {
+		return nil, err
+	}
+	if getBool(a, "include_metadata") {
+		res = withMetadata(res, out, stats)
+	}
+	return res, nil
+}
+
+// checkTool checks the name and required arguments against the server's
+// list before anything is sent, refreshing the list once on a miss (the
+// server may have added the tool since).
+func (f *front) checkTool(ctx context.Context, c *actors.Conn, req actors.CallRequest) error {
+	tools, err := c.Tools(ctx, false)
+	if err != nil {
+		return err
+	}
+	_, err = toolcheck.Check(tools, req.Name, req.Args)
+	var unknown *toolcheck.UnknownToolError
+	if errors.As(err, &unknown) {
+		if tools, err = c.Tools(ctx, true); err != nil {
+			return err
+		}
+		_, err = toolcheck.Check(tools, req.Name, req.Args)
+	}
+	if errors.As(err, &unknown) {
+		return &actors.CodedError{Code: actors.CodeUnknownTool, Msg: err.Error()}
+	}
+	if err != nil {
+		return &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: err.Error()}
+	}
+	return nil
+}
+
+// shape turns the raw result into what the agent reads, after interception.
+// A tool result with nothing to intercept passes through as the target sent it.
+func (f *front) shape(kind string, raw json.RawMessage, maxText int) (*mcp.CallToolResult, intercept.Stats, error) {
+	switch kind {
+	case actors.KindTool:
+		res, err := mcp.ParseCallToolResult(&raw)
+		if err != nil {
+			return nil, intercept.Stats{}, fmt.Errorf("the server's answer is not a valid tool result: %w", err)
+		}
+		return f.ic.ToolResult(res, maxText)
+	case actors.KindResource:
+		var res mcp.ReadResourceResult
+		if err := json.Unmarshal(raw, &res); err != nil {
+			return nil, intercept.Stats{}, fmt.Errorf("the server's answer is not a valid resource: %w", err)
+		}
+		shown, stats, err := f.ic.ResourceResult(&res, maxText)
+		if err != nil {
+			return nil, stats, err
+		}
+		return resourceAsTool(shown), stats, nil
+	default:
+		var res mcp.GetPromptResult
+		if err := json.Unmarshal(raw, &res); err != nil {
+			return nil, intercept.Stats{}, fmt.Errorf("the server's answer is not a valid prompt: %w", err)
+		}
+		return promptAsTool(&res), intercept.Stats{}, nil
+	}
+}
+
+func resourceAsTool(r *mcp.ReadResourceResult) *mcp.CallToolResult {
+	out := &mcp.CallToolResult{}
+	for _, c := range r.Contents {
+		switch v := c.(type) {
+		case mcp.TextResourceContents:
+			out.Content = append(out.Content, mcp.NewTextContent(v.Text))
+		case mcp.BlobResourceContents:
+			out.Content = append(out.Content, mcp.NewTextContent(fmt.Sprintf("[blob %s, %s, %d base64 chars kept inline]", v.URI, v.MIMEType, len(v.Blob))))
+		}
+	}
+	if len(out.Content) == 0 {
+		out.Content = []mcp.Content{mcp.NewTextContent("(the resource has no contents)")}
+	}
+	return out
+}
+
+func promptAsTool(p *mcp.GetPromptResult) *mcp.CallToolResult {
+	out := &mcp.CallToolResult{}
+	if p.Description != "" {
+		out.Content = append(out.Content, mcp.NewTextContent("[DESCRIPTION] "+p.Description))
+	}
+	for _, m := range p.Messages {
+		text := ""
+		switch c := m.Content.(type) {
+		case mcp.TextContent:
+			text = c.Text
+		default:
+			b, _ := json.Marshal(c)
+			text = string(b)
+		}
+		out.Content = append(out.Content, mcp.NewTextContent(fmt.Sprintf("[%s MESSAGE] %s", strings.ToUpper(string(m.Role)), text)))
+	}
+	return out
+}
+
+// withMetadata prepends the metadata item: timing split into server time
+// and time waiting on a person, one line per input round, and progress.
+func withMetadata(res *mcp.CallToolResult, out *actors.Outcome, stats intercept.Stats) *mcp.CallToolResult {
+	meta := map[string]any{
+		"latency_ms": out.Latency.Milliseconds(), "server_ms": out.ServerTime.Milliseconds(), "input_wait_ms": out.InputWait.Milliseconds(),
+		"content_items": len(res.Content), "is_error": res.IsError, "truncated": stats.Truncated,
+		"images_saved": stats.ImagesSaved, "audio_saved": stats.AudioSaved, "results_saved": stats.ResultsSaved,
+		"original_size_bytes": stats.OriginalSizeBytes, "protocol": out.Protocol,
+		"input_requests": map[string]any{"count": len(out.Rounds), "rounds": nonNil(out.Rounds)},
+		"progress":       map[string]any{"token": out.Token, "events": nonNil(out.Progress)},
+	}
+	b, _ := json.MarshalIndent(meta, "", "  ")
+	var lines []string
+	for i, r := range out.Rounds {
+		lines = append(lines, fmt.Sprintf("Input round %d: %s", i+1, r.Line()))
+	}
+	lines = append(lines, progressLine(out.Progress))
+	text := "--- metadata ---\n" + strings.Join(lines, "\n") + "\n" + string(b)
+	shown := *res
+	shown.Content = append([]mcp.Content{mcp.NewTextContent(text)}, res.Content...)
+	return &shown
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// progressLine says what the server did with the progress token it was offered.
+func progressLine(events []actors.ProgressEvent) string {
+	if len(events) == 0 {
+		return "Progress: none — a progress token was offered and the server sent no notifications/progress"
+	}
+	last := events[len(events)-1]
+	pos := trimFloat(last.Progress)
+	if last.Total > 0 {
+		pos += "/" + trimFloat(last.Total)
+	}
+	msg := ""
+	if last.Message != "" {
+		msg = fmt.Sprintf(" %q", last.Message)
+	}
+	return fmt.Sprintf("Progress: %d update(s) streamed; last %s%s at %.1fs.", len(events), pos, msg, last.At.Seconds())
+}
+
+func trimFloat(f float64) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", f), "0"), ".")
+}
+
+func (f *front) list(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
+	c, err := f.reg.Resolve(getStr(a, "connection"), true)
+	if err != nil {
+		return nil, err
+	}
+	types := getStrs(a, "type")
+	if cursor := getStr(a, "cursor"); cursor != "" {
+		if len(types) != 1 {
+			return nil, &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: "cursor needs exactly one type, since each kind pages separately"}
+		}
+		page, err := c.Page(ctx, types[0], cursor)
+		if err != nil {
+			return nil, err
+		}
+		b, _ := json.MarshalIndent(page, "", "  ")
+		return textResult(string(b)), nil
+	}
+	if len(types) == 0 {
+		types = kinds
+	}
+	l, info, err := c.Listing(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s offers %s\n", info.Name, describeOffer(l))
+	f.includeBlocks(&b, filterListing(l, getStr(a, "name")), types, getBool(a, "summary"))
+	return textResult(strings.TrimRight(b.String(), "\n")), nil
+}
+
+func (f *front) notifications(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
+	c, err := f.reg.Resolve(getStr(a, "connection"), false)
+	if err != nil {
+		return nil, err
+	}
+	notes, total := c.Notifications(getInt(a, "count", 50), getStr(a, "method"), getBool(a, "clear"))
+	var b strings.Builder
+	if c.Phase() != actors.PhaseLive {
+		st, _ := c.Status(ctx)
+		fmt.Fprintf(&b, "Note: connection %s is not running (%s); these are what the server sent before.\n", c.Name(), st.Why)
+	}
+	fmt.Fprintf(&b, "%d of %d matching notification(s)", len(notes), total)
+	if m := getStr(a, "method"); m != "" {
+		fmt.Fprintf(&b, " (method contains %q)", m)
+	}
+	if getBool(a, "clear") {
+		b.WriteString("; the log was cleared")
+	}
+	b.WriteString("\n")
+	if len(notes) > 0 {
+		j, _ := json.MarshalIndent(notes, "", "  ")
+		b.Write(j)
+	}
+	return textResult(strings.TrimRight(b.String(), "\n")), nil
+}
+
+func (f *front) subscribe(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
+	c, err := f.reg.Resolve(getStr(a, "connection"), true)
+	if err != nil {
+		return nil, err
+	}
+	uri, un := getStr(a, "uri"), getBool(a, "unsubscribe")
+	st, err := c.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	warn := ""
+	if st.Info != nil && (st.Info.Capabilities.Resources == nil || !st.Info.Capabilities.Resources.Subscribe) {
+		warn = "\nWarning: the server does not advertise resources.subscribe in its capabilities, yet it was asked; a strict client would not subscribe."
+	}
+	if err := c.Subscribe(ctx, uri, un); err != nil {
+		return nil, fmt.Errorf("the server refused to %s %s: %w%s", map[bool]string{false: "subscribe to", true: "unsubscribe from"}[un], uri, err, warn)
+	}
+	if un {
+		return textResult("Unsubscribed from " + uri + "." + warn), nil
+	}
+	return textResult(fmt.Sprintf("Subscribed to %s. Trigger a change, then check get_server_notifications method=resources/updated.%s", uri, warn)), nil
+}
+
+func (f *front) readResult(_ context.Context, a map[string]any) (*mcp.CallToolResult, error) {
+	text, err := f.ic.Read(getStr(a, "id"), getInt(a, "offset", 0), getInt(a, "length", 0))
+	if err != nil {
+		return nil, err
+	}
+	return textResult(text), nil
+}
+
+func (f *front) stderr(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
+	c, err := f.reg.Resolve(getStr(a, "connection"), false)
+	if err != nil {
+		return nil, err
+	}
+	ex, ok, err := c.Stderr(ctx, getInt(a, "since", 0), getInt(a, "lines", 0))
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return textResult("This connection has no process (an HTTP target, or one never started), so there is no stderr to read."), nil
+	}
+	stamps := true
+	if has(a, "timestamps") {
+		stamps = getBool(a, "timestamps")
+	}
+	var b strings.Builder
+	lines := ex.Render(stamps)
+	if len(lines) == 0 {
+		b.WriteString("(no new stderr lines)\n")
+	}
+	for _, l := range lines {
+		b.WriteString(l + "\n")
+	}
+	if ev, err := c.Evidence(ctx); err == nil && (ev.NoiseTotal > 0 || ev.ErrorsTotal > 0) {
+		b.WriteString(noiseSection(ev))
+	}
+	fmt.Fprintf(&b, "next: since=%d", ex.Total)
+	return textResult(b.String()), nil
+}
+
+func (f *front) available(context.Context, map[string]any) (*mcp.CallToolResult, error) {
+	return nil, errors.New("list_available_mcp_servers is not in this build yet: config discovery lands in the next release. Meanwhile, pass the command you run your server with to connect_to_mcp")
+}

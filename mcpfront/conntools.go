@@ -1,0 +1,299 @@
+package mcpfront
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/snapshot"
+	"github.com/run-mcp/run-mcp/wire"
+)
+
+// targetConfig builds a connection config from command/args/env/cwd/protocol.
+func (f *front) targetConfig(a map[string]any) (actors.Config, error) {
+	cfg := actors.Config{Era: f.era, Listing: true}
+	if p := getStr(a, "protocol"); p != "" {
+		era, err := wire.ParseEra(p)
+		if err != nil {
+			return cfg, &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: "protocol: " + err.Error()}
+		}
+		cfg.Era = era
+	}
+	command := strings.TrimSpace(getStr(a, "command"))
+	if strings.HasPrefix(command, "http://") || strings.HasPrefix(command, "https://") {
+		cfg.URL = command
+		return cfg, nil
+	}
+	if command == "" {
+		return cfg, &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: "command is empty: give the server's executable, e.g. command=node args=[dist/index.js]"}
+	}
+	args := getStrs(a, "args")
+	if len(args) == 0 && strings.ContainsRune(command, ' ') && !fileExists(command) {
+		// "node dist/index.js" in one string: split it rather than fail.
+		fields := strings.Fields(command)
+		command, args = fields[0], fields[1:]
+	}
+	dir := getStr(a, "cwd")
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	cfg.Spec = wire.Spec{Command: command, Args: args, Env: getStrMap(a, "env"), Dir: dir}
+	return cfg, nil
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func (f *front) connect(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
+	cfg, err := f.targetConfig(a)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Roots = getRoots(a)
+	cfg.LogLevel = mcp.LoggingLevel(getStr(a, "log_level"))
+	cfg.ConnectTimeout = time.Duration(getInt(a, "connect_timeout_ms", 0)) * time.Millisecond
+	info, err := f.reg.Connect(ctx, getStr(a, "name"), cfg)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	pid := ""
+	if info.Pid > 0 {
+		pid = fmt.Sprintf(" (PID: %d)", info.Pid)
+	}
+	fmt.Fprintf(&b, "Connected to MCP server%s\n", pid)
+	f.describe(&b, info)
+	fmt.Fprintf(&b, "Next: call_mcp_primitive type=tool name=<tool>; after editing the server, reconnect_to_mcp%s.\n", connHint(info.Name))
+	f.includeBlocks(&b, info.Listing, getStrs(a, "include"), getBool(a, "summary"))
+	if info.Instructions != "" {
+		fmt.Fprintf(&b, "\nServer instructions:\n%s\n", info.Instructions)
+	}
+	return textResult(strings.TrimRight(b.String(), "\n")), nil
+}
+
+func connHint(name string) string {
+	if name == actors.DefaultName {
+		return ""
+	}
+	return " connection=" + name
+}
+
+// describe writes the lines every connect, reconnect and status share.
+func (f *front) describe(b *strings.Builder, info actors.Info) {
+	fmt.Fprintf(b, "Command: %s\n", info.Target)
+	fmt.Fprintf(b, "Connection: %s\n", info.Name)
+	fmt.Fprintf(b, "Protocol: %s (%s", info.ProtocolVersion, info.Era)
+	if info.EraMode != wire.EraLegacy {
+		fmt.Fprintf(b, ", asked with --protocol %s", info.EraMode)
+	}
+	b.WriteString(")\n")
+	if info.ServerInfo.Name != "" {
+		fmt.Fprintf(b, "Server: %s %s\n", info.ServerInfo.Name, info.ServerInfo.Version)
+	}
+	fmt.Fprintf(b, "Capabilities: %s\n", capList(info.Capabilities))
+	if l := info.Listing; l.Has.Tools || l.Has.Resources || l.Has.Prompts {
+		fmt.Fprintf(b, "Offers: %s\n", snapshot.Summary(l))
+	}
+	b.WriteString(f.inputLine(len(info.Roots)) + "\n")
+	if n := info.Noise; n.NoiseTotal > 0 || n.ErrorsTotal > 0 {
+		b.WriteString(noiseSection(n))
+	}
+}
+
+// inputLine says what a target's requests to the client will reach.
+func (f *front) inputLine(roots int) string {
+	c := f.host.Caps()
+	return fmt.Sprintf("Client input forwarded to your host: elicitation forms %s, URL mode %s, sampling %s; roots answered by run-mcp (%d configured)",
+		yesNo(c.ElicitForm), yesNo(c.ElicitURL), yesNo(c.Sampling), roots)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func capList(c mcp.ServerCapabilities) string {
+	var caps []string
+	if c.Tools != nil {
+		caps = append(caps, "tools")
+	}
+	if c.Resources != nil {
+		r := "resources"
+		if c.Resources.Subscribe {
+			r += " (subscribe)"
+		}
+		caps = append(caps, r)
+	}
+	if c.Prompts != nil {
+		caps = append(caps, "prompts")
+	}
+	if c.Logging != nil {
+		caps = append(caps, "logging")
+	}
+	if c.Completions != nil {
+		caps = append(caps, "completions")
+	}
+	if len(caps) == 0 {
+		return "none"
+	}
+	return strings.Join(caps, ", ")
+}
+
+func noiseSection(n wire.EvidenceSnapshot) string {
+	var b strings.Builder
+	if n.NoiseTotal > 0 {
+		fmt.Fprintf(&b, "\n--- stdout noise: %d line(s) on stdout that are not JSON-RPC (stdout is the protocol channel; a strict client fails on these) ---\n", n.NoiseTotal)
+		for _, x := range n.Noise {
+			fmt.Fprintf(&b, "%s stdout line %d: %s\n", x.Time.Format("15:04:05.000"), x.Line, x.Text)
+		}
+	}
+	if n.ErrorsTotal > 0 {
+		fmt.Fprintf(&b, "\n--- transport errors: %d ---\n", n.ErrorsTotal)
+		for _, x := range n.Errors {
+			fmt.Fprintf(&b, "%s %s\n", x.Time.Format("15:04:05.000"), x.Message)
+		}
+	}
+	return b.String()
+}
+
+func (f *front) reconnect(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
+	var eraErr error
+	override := func(c *actors.Config) {
+		if has(a, "roots") {
+			c.Roots = getRoots(a)
+		}
+		if lvl := getStr(a, "log_level"); lvl != "" {
+			c.LogLevel = mcp.LoggingLevel(lvl)
+		}
+		if p := getStr(a, "protocol"); p != "" {
+			c.Era, eraErr = wire.ParseEra(p)
+		}
+		if has(a, "env") {
+			c.Spec.Env = getStrMap(a, "env")
+		}
+		if has(a, "connect_timeout_ms") {
+			c.ConnectTimeout = time.Duration(getInt(a, "connect_timeout_ms", 0)) * time.Millisecond
+		}
+	}
+	if p := getStr(a, "protocol"); p != "" {
+		if _, err := wire.ParseEra(p); err != nil {
+			return nil, &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: "protocol: " + err.Error()}
+		}
+	}
+	r, err := f.reg.Reconnect(ctx, getStr(a, "connection"), override)
+	if eraErr != nil {
+		return nil, eraErr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("Failed to reconnect: %s\nThe old process is gone; get_mcp_server_stderr still shows why, and reconnect_to_mcp again once it is fixed", strings.TrimPrefix(err.Error(), "Failed to connect: "))
+	}
+	var b strings.Builder
+	pid := ""
+	if r.Info.Pid > 0 {
+		pid = fmt.Sprintf(" (PID: %d)", r.Info.Pid)
+	}
+	fmt.Fprintf(&b, "Reconnected to MCP server%s\n", pid)
+	if r.HadPrior {
+		b.WriteString(strings.Join(snapshot.Diff(r.Before, r.Info.Listing), "\n") + "\n")
+	} else {
+		b.WriteString("Changes since last connection: no earlier listing to compare with\n")
+	}
+	f.describe(&b, r.Info)
+	f.includeBlocks(&b, r.Info.Listing, getStrs(a, "include"), getBool(a, "summary"))
+	return textResult(strings.TrimRight(b.String(), "\n")), nil
+}
+
+func (f *front) disconnect(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
+	forget := getBool(a, "forget")
+	d, err := f.reg.Disconnect(ctx, getStr(a, "connection"), forget)
+	if err != nil {
+		return nil, err
+	}
+	msg := "Disconnected from MCP server"
+	if d.Pid > 0 {
+		msg += fmt.Sprintf(" (was PID: %d, uptime: %.1fs).", d.Pid, d.Uptime.Seconds())
+	} else if d.Uptime > 0 {
+		msg += fmt.Sprintf(" (uptime: %.1fs).", d.Uptime.Seconds())
+	} else {
+		msg += "."
+	}
+	if forget {
+		msg += " Its record was dropped."
+	} else {
+		msg += " Its record (stderr, exit) stays readable; reconnect_to_mcp starts it again."
+	}
+	return textResult(msg), nil
+}
+
+func (f *front) status(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
+	var conns []*actors.Conn
+	if name := getStr(a, "connection"); name != "" {
+		c, err := f.reg.Resolve(name, false)
+		if err != nil {
+			return nil, err
+		}
+		conns = []*actors.Conn{c}
+	} else {
+		conns = f.reg.Conns()
+	}
+	if len(conns) == 0 {
+		return textResult("No connections. Call connect_to_mcp to start your server.\n" + f.inputLine(0)), nil
+	}
+	var parts []string
+	for _, c := range conns {
+		st, err := c.Status(ctx)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, f.statusText(st))
+	}
+	head := ""
+	if len(conns) > 1 {
+		head = fmt.Sprintf("%d connections; most recently used: %s\n\n", len(conns), f.reg.LastUsed())
+	}
+	return textResult(head + strings.Join(parts, "\n\n")), nil
+}
+
+func (f *front) statusText(st actors.Status) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Connection %s: %s", st.Name, st.Phase)
+	if st.Why != "" && st.Phase != actors.PhaseLive {
+		fmt.Fprintf(&b, " (%s)", st.Why)
+	}
+	b.WriteString("\n")
+	if st.Info != nil {
+		if st.Info.Pid > 0 {
+			fmt.Fprintf(&b, "PID: %d", st.Info.Pid)
+			if st.Phase == actors.PhaseLive {
+				fmt.Fprintf(&b, ", up %s", actors.Uptime(st.Uptime))
+			}
+			b.WriteString("\n")
+		}
+		f.describe(&b, *st.Info)
+	} else {
+		fmt.Fprintf(&b, "Command: %s\n%s\n", st.Config.Target(), f.inputLine(len(st.Config.Roots)))
+	}
+	if st.Exit != "" {
+		fmt.Fprintf(&b, "Exit: %s\n", st.Exit)
+	}
+	fmt.Fprintf(&b, "Calls in flight: %d", st.InFlight)
+	if st.OpenRounds > 0 {
+		fmt.Fprintf(&b, " (%d waiting on client input)", st.OpenRounds)
+	}
+	fmt.Fprintf(&b, "\nNotifications received: %d\nStderr: %d line(s) (get_mcp_server_stderr%s since=0)\n", st.Notes, st.StderrLines, connHint(st.Name))
+	if st.LastFailure != nil {
+		fmt.Fprintf(&b, "\nLast connect failed:\n%s\n", st.LastFailure.Error())
+	} else if st.Report != nil {
+		fmt.Fprintf(&b, "\nThe server died.\n%s\n", st.Report.Render())
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

@@ -1,0 +1,120 @@
+package mcpfront
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/run-mcp/run-mcp/actors"
+)
+
+// hostBridge is the engine's view of the agent's MCP client: what it
+// declared, and the relays of a target's requests to it.
+type hostBridge struct {
+	srv *server.MCPServer
+	out *lockedWriter
+
+	mu      sync.Mutex
+	session server.ClientSession
+	caps    mcp.ClientCapabilities
+	inited  bool
+}
+
+var _ actors.Host = (*hostBridge)(nil)
+
+func (h *hostBridge) setSession(s server.ClientSession) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.session == nil {
+		h.session = s
+	}
+}
+
+func (h *hostBridge) setCaps(c mcp.ClientCapabilities) {
+	h.mu.Lock()
+	h.caps, h.inited = c, true
+	h.mu.Unlock()
+}
+
+// Caps says what the host declared at initialize.
+func (h *hostBridge) Caps() actors.HostCaps {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	c := actors.HostCaps{Sampling: h.caps.Sampling != nil}
+	if e := h.caps.Elicitation; e != nil {
+		// A bare elicitation capability means forms (the 2025-06-18 shape).
+		c.ElicitForm = e.Form != nil || e.URL == nil
+		c.ElicitURL = e.URL != nil
+	}
+	return c
+}
+
+func (h *hostBridge) hostCtx(ctx context.Context) (context.Context, error) {
+	h.mu.Lock()
+	s := h.session
+	h.mu.Unlock()
+	if s == nil {
+		return nil, errors.New("the host has not initialized yet")
+	}
+	return h.srv.WithContext(ctx, s), nil
+}
+
+// Elicit relays a form or URL request to the host when it declared that
+// mode, and declines deterministically when it did not.
+func (h *hostBridge) Elicit(ctx context.Context, _ string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	caps := h.Caps()
+	wantURL := req.Params.Mode == mcp.ElicitationModeURL
+	if (wantURL && !caps.ElicitURL) || (!wantURL && !caps.ElicitForm) {
+		return actors.Headless{}.Elicit(ctx, "", req)
+	}
+	hctx, err := h.hostCtx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return h.srv.RequestElicitation(hctx, req)
+}
+
+// Sample relays a sampling request when the host declared sampling.
+func (h *hostBridge) Sample(ctx context.Context, _ string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	if !h.Caps().Sampling {
+		return nil, errors.New("the host run-mcp runs under did not declare sampling, so there is no model to ask")
+	}
+	hctx, err := h.hostCtx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return h.srv.RequestSampling(hctx, req)
+}
+
+// Notify forwards a target's notification to the host as a logging message
+// tagged with the connection. Progress is attributed to calls instead.
+func (h *hostBridge) Notify(conn string, n mcp.JSONRPCNotification) {
+	if n.Method == string(mcp.MethodNotificationProgress) {
+		return
+	}
+	meta := map[string]any{"run-mcp/connection": conn}
+	params := map[string]any{"level": "info", "logger": "run-mcp/" + conn, "_meta": meta}
+	if n.Method == string(mcp.MethodNotificationMessage) {
+		f := n.Params.AdditionalFields
+		if lvl, ok := f["level"].(string); ok {
+			params["level"] = lvl
+		}
+		if lg, ok := f["logger"].(string); ok && lg != "" {
+			params["logger"] = "run-mcp/" + conn + "/" + lg
+		}
+		params["data"] = f["data"]
+	} else {
+		params["data"] = map[string]any{"method": n.Method, "params": n.Params.AdditionalFields}
+	}
+	_ = h.out.notify(string(mcp.MethodNotificationMessage), params)
+}
+
+// ready says the host has initialized, so notifications may be sent.
+func (h *hostBridge) ready() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.session != nil && h.inited
+}

@@ -1,0 +1,213 @@
+package mcpfront
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/didyoumean"
+)
+
+// schema is a JSON Schema as a plain map: it is both what the host sees in
+// tools/list and what checks the arguments, so the two cannot drift.
+type schema = map[string]any
+
+func object(required []string, props schema) schema {
+	s := schema{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	return s
+}
+
+func str(desc string) schema     { return schema{"type": "string", "description": desc} }
+func integer(desc string) schema { return schema{"type": "integer", "description": desc} }
+func boolean(desc string) schema { return schema{"type": "boolean", "description": desc} }
+func strList(desc string) schema {
+	return schema{"type": "array", "items": schema{"type": "string"}, "description": desc}
+}
+func freeObject(desc string) schema { return schema{"type": "object", "description": desc} }
+func strMap(desc string) schema {
+	return schema{"type": "object", "additionalProperties": schema{"type": "string"}, "description": desc}
+}
+func enum(desc string, values ...string) schema {
+	return schema{"type": "string", "enum": values, "description": desc}
+}
+func enumList(desc string, values ...string) schema {
+	return schema{"type": "array", "items": schema{"type": "string", "enum": values}, "description": desc}
+}
+
+// checkArgs validates args against a closed schema: a wrong type, a missing
+// required argument or one the tool does not declare is INVALID_ARGUMENT,
+// and nothing runs.
+func checkArgs(tool string, s schema, args map[string]any) error {
+	if err := checkValue(tool, "", s, args); err != nil {
+		return &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: err.Error()}
+	}
+	return nil
+}
+
+func checkValue(tool, path string, s schema, v any) error {
+	if v == nil && path != "" {
+		return nil // an explicit null means "not given"
+	}
+	t, _ := s["type"].(string)
+	if err := checkType(path, t, v); err != nil {
+		return err
+	}
+	if vals, ok := s["enum"].([]string); ok {
+		sv, _ := v.(string)
+		if !contains(vals, sv) {
+			return fmt.Errorf("%s must be one of %s, got %q", name(path), strings.Join(vals, ", "), sv)
+		}
+	}
+	switch t {
+	case "array":
+		items, _ := s["items"].(schema)
+		for i, item := range v.([]any) {
+			if err := checkValue(tool, fmt.Sprintf("%s[%d]", path, i), items, item); err != nil {
+				return err
+			}
+		}
+	case "object":
+		return checkObject(tool, path, s, v.(map[string]any))
+	}
+	return nil
+}
+
+func checkObject(tool, path string, s schema, obj map[string]any) error {
+	props, _ := s["properties"].(schema)
+	req, _ := s["required"].([]string)
+	for _, r := range req {
+		if _, ok := obj[r]; !ok {
+			return fmt.Errorf("%s requires %s (%s)", where(tool, path), join(path, r), describe(props[r]))
+		}
+	}
+	extra, _ := s["additionalProperties"].(schema)
+	closed := s["additionalProperties"] == false
+	for k, val := range obj {
+		if p, ok := props[k].(schema); ok {
+			if err := checkValue(tool, join(path, k), p, val); err != nil {
+				return err
+			}
+			continue
+		}
+		if extra != nil {
+			if err := checkValue(tool, join(path, k), extra, val); err != nil {
+				return err
+			}
+			continue
+		}
+		if closed {
+			return unknownArg(tool, path, k, props)
+		}
+	}
+	return nil
+}
+
+func unknownArg(tool, path, k string, props schema) error {
+	names := make([]string, 0, len(props))
+	for n := range props {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	msg := fmt.Sprintf("%s does not take %q", where(tool, path), join(path, k))
+	if s := didyoumean.Closest(k, names); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return fmt.Errorf("%s. It takes: %s", msg, strings.Join(names, ", "))
+}
+
+func checkType(path, t string, v any) error {
+	ok := true
+	switch t {
+	case "string":
+		_, ok = v.(string)
+	case "boolean":
+		_, ok = v.(bool)
+	case "number":
+		_, ok = v.(float64)
+	case "integer":
+		f, isNum := v.(float64)
+		ok = isNum && f == math.Trunc(f)
+	case "array":
+		_, ok = v.([]any)
+	case "object":
+		_, ok = v.(map[string]any)
+	}
+	if !ok {
+		return fmt.Errorf("%s must be %s, got %s", name(path), article(t), gotOf(v))
+	}
+	return nil
+}
+
+func gotOf(v any) string {
+	b, _ := json.Marshal(v)
+	s := string(b)
+	if len(s) > 60 {
+		s = s[:60] + "…"
+	}
+	switch v.(type) {
+	case string:
+		return "a string " + s
+	case float64:
+		return "the number " + s
+	case bool:
+		return s
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return s
+}
+
+func article(t string) string {
+	switch t {
+	case "integer", "array", "object":
+		return "an " + t
+	}
+	return "a " + t
+}
+
+func describe(p any) string {
+	if s, ok := p.(schema); ok {
+		if d, _ := s["description"].(string); d != "" {
+			return d
+		}
+	}
+	return "required"
+}
+
+func contains(vals []string, s string) bool {
+	for _, v := range vals {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func name(path string) string {
+	if path == "" {
+		return "the arguments"
+	}
+	return path
+}
+
+func join(path, k string) string {
+	if path == "" {
+		return k
+	}
+	return path + "." + k
+}
+
+func where(tool, path string) string {
+	if path == "" {
+		return tool
+	}
+	return tool + " " + path
+}

@@ -1,0 +1,148 @@
+package mcpfront
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/intercept"
+	"github.com/run-mcp/run-mcp/wire"
+)
+
+// Options configure the agent server (the root command's flags).
+type Options struct {
+	OutDir         string
+	Timeout        time.Duration
+	MaxText        int
+	MediaKB        int
+	Scan           bool
+	Protocol       string
+	MaxConnections int
+	Version        string
+}
+
+// DefaultTimeout is the default server-time budget of a call.
+const DefaultTimeout = 5 * time.Minute
+
+// Worker pool sizes: mcp-go's defaults deadlock once handlers wait on the
+// host (an elicitation relay), so they are set to their maximums.
+const (
+	workerPool = 100
+	queueSize  = 10000
+)
+
+type front struct {
+	opts  Options
+	era   wire.Era
+	reg   *actors.Registry
+	ic    *intercept.Interceptor
+	host  *hostBridge
+	out   *lockedWriter
+	errw  io.Writer
+	logMu sync.Mutex
+}
+
+// Serve runs the agent server on in/out until the host closes in, ctx ends
+// (SIGINT/SIGTERM) or the host dies; then every target is stopped.
+func Serve(ctx context.Context, opts Options, in io.Reader, out, errw io.Writer) error {
+	f, err := newFront(opts, out, errw)
+	if err != nil {
+		return err
+	}
+	if n, err := intercept.Prune(f.ic.OutDir(), intercept.PruneAge, time.Now()); err == nil && n > 0 {
+		f.logf("pruned %d saved file(s) older than 7 days from %s", n, f.ic.OutDir())
+	}
+	srv := server.NewMCPServer("run-mcp", opts.Version, server.WithToolCapabilities(false), server.WithLogging(),
+		server.WithInstructions(instructions), server.WithHooks(f.hooks()))
+	f.host.srv = srv
+	if err := f.register(srv); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	relayDone := make(chan struct{})
+	go func() {
+		defer close(relayDone)
+		f.relayStderr(ctx)
+	}()
+	stdio := server.NewStdioServer(srv)
+	server.WithWorkerPoolSize(workerPool)(stdio)
+	server.WithQueueSize(queueSize)(stdio)
+	stdio.SetContextFunc(func(ctx context.Context) context.Context {
+		if s := server.ClientSessionFromContext(ctx); s != nil {
+			f.host.setSession(s)
+		}
+		return ctx
+	})
+	stdio.SetErrorLogger(newStdLogger(f))
+	err = stdio.Listen(ctx, in, f.out)
+	cancel()
+	<-relayDone
+	f.reg.Close()
+	if err != nil && ctx.Err() == nil && err != io.EOF {
+		return fmt.Errorf("serve stdio: %w", err)
+	}
+	return nil
+}
+
+func newFront(opts Options, out, errw io.Writer) (*front, error) {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	era, err := wire.ParseEra(opts.Protocol)
+	if err != nil {
+		return nil, err
+	}
+	ic, err := intercept.New(intercept.Options{OutDir: opts.OutDir, MaxText: opts.MaxText, MediaThresholdKB: opts.MediaKB})
+	if err != nil {
+		return nil, fmt.Errorf("output directory: %w", err)
+	}
+	f := &front{opts: opts, era: era, ic: ic, out: &lockedWriter{w: out}, errw: errw}
+	f.host = &hostBridge{out: f.out}
+	logger := slog.New(slog.NewTextHandler(&prefixWriter{f: f}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	f.reg = actors.NewRegistry(actors.Options{MaxConnections: opts.MaxConnections, Host: f.host, Logger: logger,
+		ClientInfo: mcp.Implementation{Name: "run-mcp", Version: opts.Version}})
+	return f, nil
+}
+
+func (f *front) hooks() *server.Hooks {
+	h := &server.Hooks{}
+	h.AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, _ *mcp.InitializeResult) {
+		f.host.setCaps(req.Params.Capabilities)
+		if s := server.ClientSessionFromContext(ctx); s != nil {
+			f.host.setSession(s)
+		}
+	})
+	return h
+}
+
+// logf writes an operator line to stderr, prefixed so it is never mistaken
+// for the target's own output.
+func (f *front) logf(format string, args ...any) {
+	f.logMu.Lock()
+	defer f.logMu.Unlock()
+	fmt.Fprintf(f.errw, "run-mcp: "+format+"\n", args...)
+}
+
+type prefixWriter struct{ f *front }
+
+func (p *prefixWriter) Write(b []byte) (int, error) {
+	p.f.logf("%s", trimNL(string(b)))
+	return len(b), nil
+}
+
+func trimNL(s string) string {
+	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == '\r') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+const instructions = `run-mcp runs the MCP server you are building and shows you the process: connect_to_mcp to spawn it, call_mcp_primitive to call it, reconnect_to_mcp after every edit to see what changed, get_mcp_server_stderr and mcp_server_status to see why it broke.`

@@ -1,0 +1,139 @@
+package mcpfront
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/run-mcp/run-mcp/actors"
+)
+
+type handler func(ctx context.Context, args map[string]any) (*mcp.CallToolResult, error)
+
+type toolDef struct {
+	name, desc string
+	schema     schema
+	run        handler
+}
+
+var kinds = []string{"tools", "resources", "resource_templates", "prompts"}
+
+func connectionArg() schema {
+	return str("Which connection (the name given to connect_to_mcp). Needed only while several are open.")
+}
+
+func (f *front) toolDefs() []toolDef {
+	levels := []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+	rootsSchema := schema{"type": "array", "description": "Roots run-mcp answers the server's roots/list with (they persist across reconnects).",
+		"items": object([]string{"uri"}, schema{"uri": str("A file:// URI."), "name": str("A display name.")})}
+	connectProps := func(withCommand bool) schema {
+		p := schema{
+			"include":            enumList("Also list these kinds in the reply.", kinds...),
+			"summary":            boolean("With include: only names and descriptions instead of full JSON."),
+			"roots":              rootsSchema,
+			"log_level":          enum("Raise the server's logging verbosity (logging/setLevel).", levels...),
+			"protocol":           str("Handshake: legacy (default), auto (probe 2026-07-28, fall back), or a revision to pin such as 2026-07-28."),
+			"connect_timeout_ms": integer("How long the handshake may take (default 30000)."),
+			"env":                strMap("Environment variables for the server (it inherits only PATH, HOME, SHELL, USER). Kept across reconnects."),
+		}
+		if withCommand {
+			p["command"] = str("The server's executable (node, python, ./server, …) or an http(s):// URL of a Streamable HTTP server.")
+			p["args"] = strList("Arguments of the command.")
+			p["cwd"] = str("Working directory for the server (default: run-mcp's).")
+			p["name"] = str("A name for this connection, to keep several open (default \"default\").")
+		} else {
+			p["connection"] = connectionArg()
+		}
+		return p
+	}
+	return []toolDef{
+		{"connect_to_mcp", "Spawn an MCP server you are building (or reach one over HTTP) and connect to it. Use this first; include=[tools] lists what it offers. A failed start reports the exit code and the server's stderr. Give name to keep several open.",
+			object([]string{"command"}, connectProps(true)), f.connect},
+		{"call_mcp_primitive", "Call a tool, read a resource (name = URI) or get a prompt on the connected server. auto_connect spawns the server first if needed. include_metadata reports latency (server time vs time waiting on a person), client-input rounds and progress.",
+			object([]string{"type", "name"}, schema{
+				"type":             enum("What to call.", "tool", "resource", "prompt"),
+				"name":             str("Tool or prompt name, or resource URI."),
+				"arguments":        freeObject("Arguments of the tool or prompt."),
+				"args":             freeObject("Alias of arguments."),
+				"auto_connect":     object([]string{"command"}, schema{"command": str("Executable or URL."), "args": strList("Arguments."), "env": strMap("Environment."), "protocol": str("legacy, auto or a revision."), "cwd": str("Working directory.")}),
+				"disconnect_after": boolean("Stop the server after this call."),
+				"timeout_ms":       integer("Server-time budget; paused while the server waits on client input (default from --timeout, 5 minutes)."),
+				"include_metadata": boolean("Prepend timing, input rounds and progress."),
+				"max_text_length":  integer("Truncate text over this many characters (-1: never); the rest is saved for read_result."),
+				"connection":       connectionArg(),
+			}), f.call},
+		{"list_mcp_primitives", "List the connected server's tools, resources, resource templates and/or prompts.",
+			object(nil, schema{"type": enumList("Kinds to list (default all).", kinds...), "name": str("Only items whose name or URI contains this."),
+				"summary": boolean("Names and descriptions only."), "cursor": str("Page cursor (needs exactly one type)."), "connection": connectionArg()}), f.list},
+		{"get_server_notifications", "Inspect the notifications the server emitted (list_changed, resources/updated, log messages, progress). They travel outside request/response, so a tool result never shows them.",
+			object(nil, schema{"count": integer("How many of the newest (default 50)."), "method": str("Only methods containing this, e.g. resources/updated or progress."),
+				"clear": boolean("Empty the log after reading."), "connection": connectionArg()}), f.notifications},
+		{"subscribe_to_resource", "Subscribe to (or unsubscribe from) a resource's updates, to exercise the server's subscription support. Then trigger a change and check get_server_notifications method=resources/updated.",
+			object([]string{"uri"}, schema{"uri": str("The resource URI."), "unsubscribe": boolean("Unsubscribe instead."), "connection": connectionArg()}), f.subscribe},
+		{"reconnect_to_mcp", "Restart the server after you edited its code, and see what changed (tools added, modified, removed). Settings not given are kept. Works on a crashed or disconnected connection too.",
+			object(nil, connectProps(false)), f.reconnect},
+		{"read_result", "Page through a result that was too long and was saved to disk (the id is in the [Truncated: …] note).",
+			object([]string{"id"}, schema{"id": str("The result id, e.g. r2."), "offset": integer("Character offset (default 0)."), "length": integer("How many characters (default and max: --max-text).")}), f.readResult},
+		{"disconnect_from_mcp", "Stop the server without restarting it. Its record (stderr, exit) stays readable unless forget is true.",
+			object(nil, schema{"connection": connectionArg(), "forget": boolean("Also drop the record.")}), f.disconnect},
+		{"mcp_server_status", "Connection status: running or how the server died, PID, protocol, calls in flight, stdout noise, and what the host forwards. Without connection, all of them.",
+			object(nil, schema{"connection": connectionArg()}), f.status},
+		{"get_mcp_server_stderr", "The server's stderr, timestamped, with a cursor: pass the since=N from the last reply to see only what came after.",
+			object(nil, schema{"lines": integer("Only the last N lines."), "since": integer("Only lines after this position."),
+				"timestamps": boolean("Prefix each line with its time and position (default true)."), "connection": connectionArg()}), f.stderr},
+		{"validate_mcp_server", "Spawn a server command, connect, and report what a strict client would reject: stdout pollution, transport errors, crash output, and the exit and stderr of a server that dies.",
+			object([]string{"command"}, schema{"command": str("Executable or URL."), "args": strList("Arguments."), "env": strMap("Environment."),
+				"deep": boolean("Run every check and print each."), "protocol": str("legacy, auto or a revision."), "cwd": str("Working directory.")}), f.validate},
+		{"list_available_mcp_servers", "List the MCP servers registered with the clients on this machine (Claude Code, Cursor, VS Code, Codex, …), with the command to connect to each.",
+			object(nil, schema{"filter": str("Only entries whose name, command, source or file contains this."), "file": str("Read this one config file instead of scanning.")}), f.available},
+	}
+}
+
+func (f *front) register(s *server.MCPServer) error {
+	for _, d := range f.toolDefs() {
+		raw, err := json.Marshal(d.schema)
+		if err != nil {
+			return fmt.Errorf("encode the schema of %s: %w", d.name, err)
+		}
+		s.AddTool(mcp.NewToolWithRawSchema(d.name, d.desc, raw), f.wrap(d))
+	}
+	return nil
+}
+
+// wrap checks the arguments, refuses a call the host cancelled before its
+// turn, and turns errors and panics into error results.
+func (f *front) wrap(d toolDef) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		if ctx.Err() != nil {
+			return errResult(&actors.CodedError{Code: actors.CodeCancelled, Msg: "the call was cancelled before it ran; nothing was done"}), nil
+		}
+		args := req.GetArguments()
+		if args == nil {
+			args = map[string]any{}
+		}
+		if err := checkArgs(d.name, d.schema, args); err != nil {
+			return errResult(err), nil
+		}
+		defer func() {
+			if r := recover(); r != nil {
+				f.logf("internal error in %s: %v\n%s", d.name, r, debug.Stack())
+				res, err = errResult(fmt.Errorf("run-mcp hit an internal error in %s (%v); the connection is kept. Please report it", d.name, r)), nil
+			}
+		}()
+		res, err = d.run(ctx, args)
+		if err != nil {
+			return errResult(err), nil
+		}
+		return res, nil
+	}
+}
+
+func errResult(err error) *mcp.CallToolResult {
+	return mcp.NewToolResultError(err.Error())
+}
+
+func textResult(s string) *mcp.CallToolResult { return mcp.NewToolResultText(s) }

@@ -1,0 +1,38 @@
+package wire
+
+import (
+	"syscall"
+	"testing"
+)
+
+func TestExitSentence(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		exit Exit
+		want string
+	}{
+		{"code 1", Exit{Code: 1}, "The server exited with code 1."},
+		{"code 3", Exit{Code: 3}, "The server exited with code 3."},
+		{"code 0", Exit{Code: 0}, "The server exited with code 0 (it chose to stop)."},
+		{"SIGSEGV", Exit{Code: -1, Signal: "SIGSEGV"}, "The server was killed by SIGSEGV."},
+		{"SIGKILL", Exit{Code: -1, Signal: "SIGKILL"}, "The server was killed by SIGKILL."},
+		{"stopped by us, SIGTERM", Exit{Code: -1, Signal: "SIGTERM", StoppedByUs: true}, "The server was stopped by run-mcp (SIGTERM)."},
+		{"stopped by us, SIGKILL", Exit{Code: -1, Signal: "SIGKILL", StoppedByUs: true}, "The server was stopped by run-mcp (SIGKILL)."},
+		{"stopped by us, exit 0", Exit{Code: 0, StoppedByUs: true}, "The server was stopped by run-mcp and exited with code 0."},
+	} {
+		if got := tc.exit.Sentence(); got != tc.want {
+			t.Errorf("%s: Sentence() = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestSignalName(t *testing.T) {
+	for sig, want := range map[syscall.Signal]string{
+		syscall.SIGSEGV: "SIGSEGV", syscall.SIGTERM: "SIGTERM", syscall.SIGKILL: "SIGKILL",
+		syscall.SIGABRT: "SIGABRT", syscall.SIGPIPE: "SIGPIPE", syscall.Signal(63): "signal 63",
+	} {
+		if got := SignalName(sig); got != want {
+			t.Errorf("SignalName(%d) = %q, want %q", int(sig), got, want)
+		}
+	}
+}
