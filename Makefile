@@ -4,7 +4,7 @@
 #   make deps       install the real MCP servers the tests spawn (npm ci), only when needed
 #   make test       go vet + go test -race (installs deps first); CI runs exactly this
 #   make bench      benchmarks in ./test/bench/... (results also saved under test/bench/out/)
-#   make demo       build, then run `bin/run-mcp demo-tour`
+#   make demo       build, then run `bash scripts/demo-tour.sh`
 #   make lint       gofmt must list nothing, plus go vet
 
 SHELL := /bin/bash
@@ -48,7 +48,7 @@ bench: deps
 	@echo "benchmark results saved to $(BENCH_OUT)/bench.txt"
 
 demo: build
-	$(BIN) demo-tour
+	bash scripts/demo-tour.sh
 
 lint:
 	@out="$$(find . -path ./node_modules -prune -o -path ./.git -prune -o -name '*.go' -print | xargs -r gofmt -l)"; \
