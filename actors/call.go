@@ -38,10 +38,34 @@ type Outcome struct {
 	Rounds     []Round
 	Progress   []ProgressEvent
 	Token      string
-	Stderr     []wire.Line // lines the server wrote to stderr during the call
 	Evidence   wire.EvidenceSnapshot
 	Protocol   string
+
+	stderr     *wire.Ring
+	stderrMark int
 }
+
+// StderrDuring returns what the server wrote to stderr from the start of the
+// call. Stderr is drained by a goroutine of its own, so lines written just
+// before the answer may still be in flight: it waits until no new line has
+// arrived for settle (at most ten times that).
+func (o *Outcome) StderrDuring(settle time.Duration) wire.Excerpt {
+	if o.stderr == nil {
+		return wire.Excerpt{}
+	}
+	for range 10 {
+		n := o.stderr.Total()
+		time.Sleep(settle)
+		if o.stderr.Total() == n {
+			break
+		}
+	}
+	return o.stderr.Since(o.stderrMark)
+}
+
+// progressSettle bounds the wait for a final progress update that trails
+// the result; it is paid only by calls whose progress stopped short.
+const progressSettle = 50 * time.Millisecond
 
 // Call runs req on the live session. The request itself runs on the
 // caller's goroutine, off the mailbox, so status and stderr answer meanwhile.
@@ -94,6 +118,9 @@ func (c *Conn) runCall(ctx context.Context, s *session, call *callState, req Cal
 	evBefore := s.evidence.Snapshot()
 	c.notes.trackProgress(call.token, call.started)
 	raw, err := s.send(ctx, req, call.token)
+	if err == nil {
+		c.notes.settle(call.token, progressSettle)
+	}
 	out := &Outcome{Raw: raw, Token: call.token, Progress: c.notes.untrack(call.token)}
 	if s.init != nil {
 		out.Protocol = s.init.ProtocolVersion
@@ -112,7 +139,7 @@ func (c *Conn) runCall(ctx context.Context, s *session, call *callState, req Cal
 	})
 	out.Latency = time.Since(call.started)
 	if s.proc != nil {
-		out.Stderr = s.proc.Stderr().Since(stderrMark).Lines
+		out.stderr, out.stderrMark = s.proc.Stderr(), stderrMark
 	}
 	out.Evidence = evidenceSince(evBefore, s.evidence.Snapshot())
 	if err != nil {
@@ -151,7 +178,7 @@ func (c *Conn) callFailed(ctx context.Context, s *session, err error, stderrMark
 	}
 	var closed *wire.ClosedError
 	if errors.As(err, &closed) || errors.Is(err, transport.ErrTransportClosed) {
-		if s.proc != nil {
+		if s.proc != nil && s.closing() {
 			select {
 			case <-s.proc.Done():
 			case <-time.After(lateStderr):

@@ -129,8 +129,13 @@ func (c *Conn) relaySampling(ctx context.Context, req transport.JSONRPCRequest) 
 
 func samplingQuestion(p mcp.CreateMessageParams) string {
 	for _, m := range p.Messages {
-		if t, ok := m.Content.(mcp.TextContent); ok {
-			return firstSentence(t.Text)
+		switch c := m.Content.(type) {
+		case mcp.TextContent:
+			return firstSentence(c.Text)
+		case map[string]any:
+			if t, ok := c["text"].(string); ok {
+				return firstSentence(t)
+			}
 		}
 	}
 	return ""

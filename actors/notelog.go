@@ -99,6 +99,25 @@ func (l *noteLog) trackProgress(token string, started time.Time) {
 	l.mu.Unlock()
 }
 
+// settle waits, up to max, for the last progress a call was promised: many
+// servers write notifications from another goroutine than responses, so the
+// final update can land just after the result.
+func (l *noteLog) settle(token string, max time.Duration) {
+	deadline := time.Now().Add(max)
+	for time.Now().Before(deadline) {
+		l.mu.Lock()
+		track := l.progress[token]
+		pending := track != nil && len(track.events) > 0 && incomplete(track.events[len(track.events)-1])
+		l.mu.Unlock()
+		if !pending {
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func incomplete(ev ProgressEvent) bool { return ev.Total > 0 && ev.Progress < ev.Total }
+
 // untrack stops attributing and returns what arrived for token.
 func (l *noteLog) untrack(token string) []ProgressEvent {
 	l.mu.Lock()

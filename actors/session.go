@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync/atomic"
 	"time"
 
@@ -182,7 +183,7 @@ func reasonOf(err error) string {
 // from the moment it started, how the process ended, and stdout noise.
 func (c *Conn) failOpen(s *session, reason string, err error) *ConnectError {
 	ce := &ConnectError{Reason: reason, Err: err, Report: ProcessReport{Command: s.cfg.Target()}}
-	if s.proc != nil {
+	if s.proc != nil && s.closing() {
 		// A server that is dying writes its last words now: wait for them.
 		select {
 		case <-s.proc.Done():
@@ -197,6 +198,23 @@ func (c *Conn) failOpen(s *session, reason string, err error) *ConnectError {
 	return ce
 }
 
+// closing says the server closed its stdout by itself (EOF): it is exiting,
+// so its exit and last stderr lines are worth a moment's wait. A server that
+// is still running (a handshake timeout, an oversized message) is stopped at
+// once instead.
+func (s *session) closing() bool {
+	if s.wt == nil {
+		return false
+	}
+	select {
+	case <-s.proc.Exited():
+		return true
+	default:
+	}
+	err := s.wt.Err()
+	return err != nil && errors.Is(err, io.EOF)
+}
+
 // report is the evidence of this session's process; stderrSince limits the
 // stderr to what came after a cursor (0: the whole ring, last lines first
 // cut to failureStderrLines).
@@ -209,11 +227,7 @@ func (s *session) report(stderrSince int) ProcessReport {
 	if e, ok := s.proc.Exit(); ok {
 		r.Exit, r.ExitRaw = e.Sentence(), &e
 	}
-	ring := s.proc.Stderr()
-	ex := ring.Since(stderrSince)
-	if len(ex.Lines) > failureStderrLines && stderrSince == 0 {
-		ex = ring.Last(failureStderrLines)
-	}
+	ex := s.proc.Stderr().Since(stderrSince).Trim(failureStderrLines/2, failureStderrLines/2)
 	r.Stderr = ex.Render(true)
 	r.Noise = s.evidence.Snapshot().Noise
 	return r

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/spf13/cobra"
@@ -46,6 +47,10 @@ func newCallCmd(g *globals, version string) *cobra.Command {
 	return cmd
 }
 
+// stderrSettle is how long a call's stderr must stay quiet before --raw and
+// --show-stderr take it as complete.
+const stderrSettle = 10 * time.Millisecond
+
 // runCall checks the call against the tool list, runs it and prints the
 // result; isError exits 1 after the result is printed.
 func runCall(ctx context.Context, io streams, g *globals, ic *intercept.Interceptor, c *actors.Conn, req actors.CallRequest) error {
@@ -57,9 +62,13 @@ func runCall(ctx context.Context, io streams, g *globals, ic *intercept.Intercep
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	out, err := c.Call(ctx, req)
-	if g.showStderr && out != nil {
-		for _, l := range out.Stderr {
-			io.status("[server stderr] %s", l.Text)
+	var stderr []string
+	if (g.showStderr || g.raw) && out != nil {
+		stderr = out.StderrDuring(stderrSettle).Render(false)
+	}
+	if g.showStderr {
+		for _, l := range stderr {
+			io.status("[server stderr] %s", l)
 		}
 	}
 	if out != nil {
@@ -81,7 +90,7 @@ func runCall(ctx context.Context, io streams, g *globals, ic *intercept.Intercep
 		body = shown
 	}
 	if g.raw {
-		body, err = envelope(body, out)
+		body, err = envelope(body, out, stderr)
 		if err != nil {
 			return err
 		}
@@ -96,7 +105,7 @@ func runCall(ctx context.Context, io streams, g *globals, ic *intercept.Intercep
 }
 
 // envelope merges the result with what happened around it, for --raw.
-func envelope(result any, out *actors.Outcome) (any, error) {
+func envelope(result any, out *actors.Outcome, stderr []string) (any, error) {
 	b, err := json.Marshal(result)
 	if err != nil {
 		return nil, exitf(ExitInternal, "encode the result: %v", err)
@@ -105,11 +114,7 @@ func envelope(result any, out *actors.Outcome) (any, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, exitf(ExitInternal, "decode the result: %v", err)
 	}
-	stderr := make([]string, 0, len(out.Stderr))
-	for _, l := range out.Stderr {
-		stderr = append(stderr, l.Text)
-	}
-	m["stderr"] = stderr
+	m["stderr"] = orEmpty(stderr)
 	m["stdout_noise"] = orEmpty(out.Evidence.Noise)
 	m["transport_errors"] = orEmpty(out.Evidence.Errors)
 	m["input_requests"] = inputRequests(out)

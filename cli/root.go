@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -85,8 +86,11 @@ func Execute(root *cobra.Command) int {
 // usageOrInternal classifies errors cobra itself returns (unknown command,
 // bad flag), which are usage errors.
 func usageOrInternal(err error) int {
-	if err != nil {
-		return ExitUsage
+	msg := err.Error()
+	for _, prefix := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "accepts "} {
+		if strings.HasPrefix(msg, prefix) {
+			return ExitUsage
+		}
 	}
 	return ExitInternal
 }

@@ -106,21 +106,21 @@ func (f *front) shape(kind string, raw json.RawMessage, maxText int) (*mcp.CallT
 		}
 		return f.ic.ToolResult(res, maxText)
 	case actors.KindResource:
-		var res mcp.ReadResourceResult
-		if err := json.Unmarshal(raw, &res); err != nil {
+		res, err := mcp.ParseReadResourceResult(&raw)
+		if err != nil {
 			return nil, intercept.Stats{}, fmt.Errorf("the server's answer is not a valid resource: %w", err)
 		}
-		shown, stats, err := f.ic.ResourceResult(&res, maxText)
+		shown, stats, err := f.ic.ResourceResult(res, maxText)
 		if err != nil {
 			return nil, stats, err
 		}
 		return resourceAsTool(shown), stats, nil
 	default:
-		var res mcp.GetPromptResult
-		if err := json.Unmarshal(raw, &res); err != nil {
+		res, err := mcp.ParseGetPromptResult(&raw)
+		if err != nil {
 			return nil, intercept.Stats{}, fmt.Errorf("the server's answer is not a valid prompt: %w", err)
 		}
-		return promptAsTool(&res), intercept.Stats{}, nil
+		return promptAsTool(res), intercept.Stats{}, nil
 	}
 }
 

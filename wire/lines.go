@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 )
@@ -31,7 +32,7 @@ func readMessage(br *bufio.Reader, limit int) ([]byte, error) {
 	buf := append(make([]byte, 0, 2*len(chunk)), chunk...)
 	for {
 		chunk, err = br.ReadSlice('\n')
-		if len(buf)+len(chunk) > limit {
+		if len(bytes.TrimRight(chunk, "\r\n"))+len(buf) > limit {
 			return nil, discardRest(br, int64(len(buf)+len(chunk)), err)
 		}
 		buf = append(buf, chunk...)

@@ -216,6 +216,9 @@ func readCapped(br *bufio.Reader, limit int) (string, error) {
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
+		if err == nil && dropped > 0 {
+			dropped-- // the newline ends the line; it is not a byte that was cut
+		}
 		s := b.String()
 		if dropped > 0 {
 			s = strings.TrimRight(s, "\r\n") + fmt.Sprintf(" [... %s more bytes cut ...]", Thousands(dropped))

@@ -126,7 +126,7 @@ func (r *Ring) Last(n int) Excerpt {
 	if len(ex.Lines) > n {
 		ex.Lines = ex.Lines[len(ex.Lines)-n:]
 	}
-	if ex.Elided > 0 && len(ex.Lines) > 0 && ex.Lines[0].Seq >= ex.ElidedBefore {
+	if ex.Elided > 0 && len(ex.Lines) > 0 && ex.Lines[0].Seq > ex.ElidedBefore {
 		ex.Elided = 0
 	}
 	return ex
@@ -174,4 +174,18 @@ func Thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// Trim keeps the first head and the last tail lines of an excerpt, folding
+// everything between them into the one gap, so a report shows both how the
+// server started (where a crash's cause usually is) and how it ended.
+func (ex Excerpt) Trim(head, tail int) Excerpt {
+	if len(ex.Lines) <= head+tail {
+		return ex
+	}
+	first, last := ex.Lines[:head], ex.Lines[len(ex.Lines)-tail:]
+	out := Excerpt{Total: ex.Total, Lines: append(append([]Line(nil), first...), last...)}
+	out.ElidedBefore = last[0].Seq
+	out.Elided = last[0].Seq - first[len(first)-1].Seq - 1
+	return out
 }

@@ -304,6 +304,12 @@ func (t *Transport) SendRequest(ctx context.Context, req transport.JSONRPCReques
 	t.pendingMu.Lock()
 	t.pending[key] = ch
 	t.pendingMu.Unlock()
+	select {
+	case <-t.done:
+		t.forget(key, false)
+		return nil, &ClosedError{Reason: t.doneErr}
+	default:
+	}
 	if err := t.write(ctx, b); err != nil {
 		t.forget(key, false)
 		return nil, err

@@ -1,0 +1,248 @@
+// Package e2e runs the built run-mcp binary as a user would, against its own
+// demo server and the real npm servers, and checks what the user sees: the
+// JSON on stdout, the text on stderr and the exit code.
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/run-mcp/run-mcp/test/targets"
+)
+
+// bin is the run-mcp binary under test, built once in TestMain.
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "run-mcp-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bin, err = targets.BuildBinary(dir, "./cmd/run-mcp")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		_ = os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
+		_ = os.RemoveAll(dir)
+		os.Exit(code)
+	}))
+}
+
+// patience bounds every run. It is a deadline against hangs, not a timing
+// assertion: nothing here comes close to it. Timing lives in test/bench.
+const patience = 90 * time.Second
+
+// result is what a user sees of one run.
+type result struct {
+	args   []string
+	stdout string
+	stderr string
+	code   int
+	took   time.Duration
+	// maxRSSKB is the peak resident memory of run-mcp and the children it
+	// reaped, in KB (Linux), or 0 where unknown.
+	maxRSSKB int64
+}
+
+func (r result) String() string {
+	return fmt.Sprintf("run-mcp %s\nexit %d after %s\n--- stdout ---\n%s\n--- stderr ---\n%s",
+		strings.Join(r.args, " "), r.code, r.took.Round(time.Millisecond), clip(r.stdout), clip(r.stderr))
+}
+
+func clip(s string) string {
+	if len(s) > 4000 {
+		return s[:2000] + "\n[...]\n" + s[len(s)-2000:]
+	}
+	return s
+}
+
+// command prepares run-mcp with args, in a fresh working directory, with
+// its outputs (intercepted media, spilled results) kept out of the repo.
+func command(t *testing.T, ctx context.Context, args ...string) *exec.Cmd {
+	t.Helper()
+	c := exec.CommandContext(ctx, bin, args...)
+	c.Dir = t.TempDir()
+	c.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	c.WaitDelay = 5 * time.Second
+	return c
+}
+
+// run runs run-mcp to completion.
+func run(t *testing.T, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	c := command(t, ctx, args...)
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	start := time.Now()
+	err := c.Run()
+	r := result{args: args, stdout: out.String(), stderr: errb.String(), took: time.Since(start)}
+	if c.ProcessState != nil {
+		if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			r.maxRSSKB = int64(ru.Maxrss)
+		}
+	}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee) && ee.Exited():
+		r.code = ee.ExitCode()
+	default:
+		t.Fatalf("run-mcp %s: %v (a hang or a crash)\n%s", strings.Join(args, " "), err, r)
+	}
+	return r
+}
+
+// demo is the bundled demo server as a target command: -- <bin> demo-server [flags].
+func demo(flags ...string) []string {
+	return append([]string{"--", bin, "demo-server"}, flags...)
+}
+
+// args joins run-mcp's own words and a target.
+func args(words []string, target []string) []string {
+	return append(append([]string{}, words...), target...)
+}
+
+// everything is server-everything as a target, or a skip (a failure under CI=true).
+func everything(t *testing.T) []string {
+	t.Helper()
+	cmd, err := targets.ServerEverything()
+	targets.Require(t, err)
+	return append([]string{"--"}, cmd...)
+}
+
+func (r result) wantCode(t *testing.T, code int) {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("exit code %d, want %d\n%s", r.code, code, r)
+	}
+}
+
+func (r result) wantStderr(t *testing.T, subs ...string) {
+	t.Helper()
+	for _, s := range subs {
+		if !strings.Contains(r.stderr, s) {
+			t.Errorf("stderr lacks %q\n%s", s, r)
+		}
+	}
+}
+
+func (r result) wantNoStdout(t *testing.T) {
+	t.Helper()
+	if r.stdout != "" {
+		t.Errorf("stdout must be empty on failure (it is the JSON channel)\n%s", r)
+	}
+}
+
+// toolResult is the part of a tools/call result the tests read.
+type toolResult struct {
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	IsError bool `json:"isError"`
+}
+
+func (r result) json(t *testing.T, v any) {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(r.stdout))
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("stdout is not one JSON value: %v\n%s", err, r)
+	}
+	if dec.More() {
+		t.Fatalf("stdout has more than one JSON value\n%s", r)
+	}
+}
+
+func (r result) text(t *testing.T) string {
+	t.Helper()
+	var tr toolResult
+	r.json(t, &tr)
+	if len(tr.Content) == 0 || tr.Content[0].Type != "text" {
+		t.Fatalf("no text content\n%s", r)
+	}
+	return tr.Content[0].Text
+}
+
+func (r result) toolNames(t *testing.T) []string {
+	t.Helper()
+	var list struct {
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+	}
+	r.json(t, &list)
+	names := make([]string, 0, len(list.Tools))
+	for _, tl := range list.Tools {
+		names = append(names, tl.Name)
+	}
+	return names
+}
+
+var connected = regexp.MustCompile(`(?m)^Connected to .* \(PID (\d+)\): .+, protocol (\S+) \((legacy|modern) era\), in \d+ms$`)
+
+// connectedLine parses the status line of a successful connect: the target's
+// pid and the negotiated protocol.
+func (r result) connectedLine(t *testing.T) (pid int, protocol string) {
+	t.Helper()
+	m := connected.FindStringSubmatch(r.stderr)
+	if m == nil {
+		t.Fatalf("no Connected line on stderr\n%s", r)
+	}
+	pid, _ = strconv.Atoi(m[1])
+	return pid, m[2]
+}
+
+// dead says whether pid is gone, or a zombie (dead, awaiting its reaper).
+func dead(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return errors.Is(err, os.ErrNotExist)
+	}
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	return i > 0 && i+2 < len(s) && (s[i+2] == 'Z' || s[i+2] == 'X')
+}
+
+// children lists the child pids of pid across all its threads.
+func children(pid int) []int {
+	files, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/children")
+	var out []int
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, field := range strings.Fields(string(b)) {
+			if n, err := strconv.Atoi(field); err == nil {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+func requireProc(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat("/proc/self/task"); err != nil {
+		t.Skip("needs Linux /proc")
+	}
+}
