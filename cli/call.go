@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/intercept"
 	"github.com/run-mcp/run-mcp/toolcheck"
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 func newCallCmd(g *globals, version string) *cobra.Command {
@@ -77,7 +77,7 @@ func runCall(ctx context.Context, io streams, g *globals, ic *intercept.Intercep
 	if err != nil {
 		return exitf(ExitToolError, "%v", err)
 	}
-	res, err := mcp.ParseCallToolResult(&out.Raw)
+	res, err := wire.ParseToolResult(out.Raw)
 	if err != nil {
 		return exitf(ExitToolError, "the server's result is not a valid tool result: %v", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/intercept"
 	"github.com/run-mcp/run-mcp/toolcheck"
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // target finds the connection a call names, connecting first when
@@ -100,7 +101,7 @@ func (f *front) checkTool(ctx context.Context, c *actors.Conn, req actors.CallRe
 func (f *front) shape(kind string, raw json.RawMessage, maxText int) (*mcp.CallToolResult, intercept.Stats, error) {
 	switch kind {
 	case actors.KindTool:
-		res, err := mcp.ParseCallToolResult(&raw)
+		res, err := wire.ParseToolResult(raw)
 		if err != nil {
 			return nil, intercept.Stats{}, fmt.Errorf("the server's answer is not a valid tool result: %w", err)
 		}
