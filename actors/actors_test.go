@@ -1,0 +1,149 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"go.uber.org/goleak"
+
+	"github.com/run-mcp/run-mcp/demoserver"
+	"github.com/run-mcp/run-mcp/wire"
+)
+
+// The test binary doubles as the target: with this variable set it serves
+// the bundled demo server on stdio instead of running tests.
+const demoEnv = "RUN_MCP_ACTORS_TEST_DEMO"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(demoEnv) == "1" {
+		cmd := demoserver.NewCommand()
+		cmd.SetArgs(os.Args[len(os.Args)-countDemoArgs():])
+		if err := cmd.Execute(); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	goleak.VerifyTestMain(m)
+}
+
+func countDemoArgs() int {
+	for i, a := range os.Args {
+		if a == "--demo" {
+			return len(os.Args) - i - 1
+		}
+	}
+	return 0
+}
+
+func demoConfig(t *testing.T, args ...string) Config {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{Spec: wire.Spec{Command: exe, Args: append([]string{"--demo"}, args...), Env: map[string]string{demoEnv: "1"}}}
+}
+
+type slowHost struct {
+	Headless
+	wait time.Duration
+}
+
+func (h slowHost) Caps() HostCaps { return HostCaps{ElicitForm: true} }
+
+func (h slowHost) Elicit(ctx context.Context, _ string, _ mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	select {
+	case <-time.After(h.wait):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept,
+		Content: map[string]any{"name": "Ada", "colour": "blue"}}}, nil
+}
+
+func TestResolveRules(t *testing.T) {
+	reg := NewRegistry(Options{MaxConnections: 2})
+	defer reg.Close()
+	ctx := context.Background()
+	if _, err := reg.Resolve("", true); !isCode(err, CodeNoConnection) {
+		t.Fatalf("empty registry: want NO_CONNECTION, got %v", err)
+	}
+	for _, name := range []string{"a", "b"} {
+		if _, err := reg.Connect(ctx, name, demoConfig(t)); err != nil {
+			t.Fatalf("connect %s: %v", name, err)
+		}
+	}
+	_, err := reg.Resolve("", true)
+	if !isCode(err, CodeConnectionRequired) || !strings.Contains(err.Error(), `most recently used is "b"`) {
+		t.Fatalf("two open: want CONNECTION_REQUIRED naming b, got %v", err)
+	}
+	if _, err := reg.Connect(ctx, "c", demoConfig(t)); !isCode(err, CodeConnectionLimit) {
+		t.Fatalf("past the limit: want CONNECTION_LIMIT, got %v", err)
+	}
+	if _, err := reg.Disconnect(ctx, "b", false); err != nil {
+		t.Fatal(err)
+	}
+	c, err := reg.Resolve("", true)
+	if err != nil || c.Name() != "a" {
+		t.Fatalf("one live and one record: want a, got %v %v", c, err)
+	}
+	if _, err := reg.Resolve("zzz", false); !isCode(err, CodeNoConnection) {
+		t.Fatalf("unknown name: want NO_CONNECTION, got %v", err)
+	}
+}
+
+func TestClientWaitDoesNotCountAgainstTimeout(t *testing.T) {
+	reg := NewRegistry(Options{Host: slowHost{wait: 600 * time.Millisecond}})
+	defer reg.Close()
+	ctx := context.Background()
+	if _, err := reg.Connect(ctx, "", demoConfig(t)); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := reg.Resolve("", true)
+	out, err := c.Call(ctx, CallRequest{Kind: KindTool, Name: "ask_name", Timeout: 400 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("a form answered after the budget tripped the timeout: %v", err)
+	}
+	if len(out.Rounds) != 1 || out.Rounds[0].Outcome != "accepted" || out.InputWait == 0 {
+		t.Fatalf("rounds %+v wait %v", out.Rounds, out.InputWait)
+	}
+	_, err = c.Call(ctx, CallRequest{Kind: KindTool, Name: "slow", Args: map[string]any{"seconds": 5}, Timeout: 100 * time.Millisecond})
+	var te *TimeoutError
+	if !errors.As(err, &te) && !strings.Contains(err.Error(), "timed out after") {
+		t.Fatalf("want a timeout, got %v", err)
+	}
+}
+
+func TestReconnectInterruptsCall(t *testing.T) {
+	reg := NewRegistry(Options{})
+	defer reg.Close()
+	ctx := context.Background()
+	if _, err := reg.Connect(ctx, "", demoConfig(t)); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := reg.Resolve("", true)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Call(ctx, CallRequest{Kind: KindTool, Name: "slow", Args: map[string]any{"seconds": 10}})
+		done <- err
+	}()
+	for {
+		st, _ := c.Status(ctx)
+		if st.InFlight == 1 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := reg.Reconnect(ctx, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	err := <-done
+	if err == nil || !strings.Contains(err.Error(), "A reconnect interrupted this call") {
+		t.Fatalf("want the reconnect message, got %v", err)
+	}
+}
