@@ -45,6 +45,10 @@ type Outcome struct {
 	stderrMark int
 }
 
+// HasProcess says the call ran on a process run-mcp started (not over HTTP),
+// so stderr and stdout evidence exist.
+func (o *Outcome) HasProcess() bool { return o.stderr != nil }
+
 // StderrDuring returns what the server wrote to stderr from the start of the
 // call. Stderr is drained by a goroutine of its own, so lines written just
 // before the answer may still be in flight: it waits until no new line has

@@ -72,6 +72,9 @@ type Conn struct {
 	// phase mirrors the actor's phase after every operation, so the Registry
 	// can count open connections without a round trip to every actor.
 	phase atomic.Value
+	// tools caches the last tool list for argument checks without a round
+	// trip through the mailbox on every call (it is hot: every tool call).
+	tools atomic.Pointer[[]mcp.Tool]
 }
 
 // engine is what every Conn of a Registry shares.

@@ -75,16 +75,11 @@ func decodeParams(req transport.JSONRPCRequest, into any) error {
 }
 
 func (c *Conn) answerRoots(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	roots, err := ask(ctx, c, func(st *connState) []mcp.Root { return st.cfg.Roots })
+	res, err := c.roots(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if roots == nil {
-		roots = []mcp.Root{}
-	}
-	id := c.openRound()
-	c.closeRound(id, Round{Kind: "roots", Outcome: "answered", Question: fmt.Sprintf("%d root(s)", len(roots))})
-	return result(req.ID, mcp.ListRootsResult{Roots: roots})
+	return result(req.ID, res)
 }
 
 func (c *Conn) relayElicitation(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
@@ -92,20 +87,10 @@ func (c *Conn) relayElicitation(ctx context.Context, req transport.JSONRPCReques
 	if err := decodeParams(req, &params); err != nil {
 		return transport.NewJSONRPCErrorResponse(req.ID, mcp.INVALID_PARAMS, "elicitation params: "+err.Error(), nil), nil
 	}
-	id := c.openRound()
-	res, err := c.env.host.Elicit(ctx, c.name, mcp.ElicitationRequest{Params: params})
-	round := Round{Kind: "elicitation", Question: firstSentence(params.Message)}
+	res, err := c.elicit(ctx, params)
 	if err != nil {
-		round.Outcome = "refused"
-		c.closeRound(id, round)
 		return transport.NewJSONRPCErrorResponse(req.ID, mcp.INTERNAL_ERROR, "the client could not ask: "+err.Error(), nil), nil
 	}
-	round.Outcome = map[mcp.ElicitationResponseAction]string{mcp.ElicitationResponseActionAccept: "accepted",
-		mcp.ElicitationResponseActionDecline: "declined", mcp.ElicitationResponseActionCancel: "cancelled"}[res.Action]
-	if round.Outcome == "accepted" {
-		round.Changed = changedFields(params.RequestedSchema, res.Content)
-	}
-	c.closeRound(id, round)
 	return result(req.ID, res)
 }
 
@@ -114,17 +99,74 @@ func (c *Conn) relaySampling(ctx context.Context, req transport.JSONRPCRequest) 
 	if err := decodeParams(req, &params); err != nil {
 		return transport.NewJSONRPCErrorResponse(req.ID, mcp.INVALID_PARAMS, "sampling params: "+err.Error(), nil), nil
 	}
-	id := c.openRound()
-	res, err := c.env.host.Sample(ctx, c.name, mcp.CreateMessageRequest{CreateMessageParams: params})
-	round := Round{Kind: "sampling", Question: samplingQuestion(params)}
+	res, err := c.sample(ctx, params)
 	if err != nil {
-		round.Outcome = "refused"
-		c.closeRound(id, round)
 		return transport.NewJSONRPCErrorResponse(req.ID, mcp.INTERNAL_ERROR, "sampling refused: "+err.Error(), nil), nil
 	}
-	round.Outcome = "answered"
-	c.closeRound(id, round)
 	return result(req.ID, res)
+}
+
+// roots answers with the configured roots, as one "answered" round.
+func (c *Conn) roots(ctx context.Context) (*mcp.ListRootsResult, error) {
+	roots, err := ask(ctx, c, func(st *connState) []mcp.Root { return st.cfg.Roots })
+	if err != nil {
+		return nil, err
+	}
+	if roots == nil {
+		roots = []mcp.Root{}
+	}
+	opened := c.openRound()
+	c.closeRound(opened, Round{Kind: "roots", Outcome: "answered", Question: fmt.Sprintf("%d root(s)", len(roots))})
+	return &mcp.ListRootsResult{Roots: roots}, nil
+}
+
+// elicit relays a form to the host as one round; the clocks of the calls in
+// flight are paused while it is open.
+func (c *Conn) elicit(ctx context.Context, params mcp.ElicitationParams) (*mcp.ElicitationResult, error) {
+	opened := c.openRound()
+	res, err := c.env.host.Elicit(ctx, c.name, mcp.ElicitationRequest{Params: params})
+	round := Round{Kind: "elicitation", Question: firstSentence(params.Message)}
+	if err != nil {
+		round.Outcome = "refused"
+		c.closeRound(opened, round)
+		return nil, err
+	}
+	round.Outcome = map[mcp.ElicitationResponseAction]string{mcp.ElicitationResponseActionAccept: "accepted",
+		mcp.ElicitationResponseActionDecline: "declined", mcp.ElicitationResponseActionCancel: "cancelled"}[res.Action]
+	if round.Outcome == "accepted" {
+		round.Changed = changedFields(params.RequestedSchema, res.Content)
+	}
+	c.closeRound(opened, round)
+	return res, nil
+}
+
+// sample relays a sampling request to the host as one round.
+func (c *Conn) sample(ctx context.Context, params mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
+	opened := c.openRound()
+	res, err := c.env.host.Sample(ctx, c.name, mcp.CreateMessageRequest{CreateMessageParams: params})
+	round := Round{Kind: "sampling", Question: samplingQuestion(params), Outcome: "answered"}
+	if err != nil {
+		round.Outcome = "refused"
+	}
+	c.closeRound(opened, round)
+	return res, err
+}
+
+// inputHandlers answers the input requests of a 2026-07-28 server, which
+// arrive inside results (input_required) and are fulfilled by mcp-go's client
+// through these handlers: the same relays and rounds as the legacy requests.
+type inputHandlers struct{ c *Conn }
+
+func (h inputHandlers) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	return h.c.elicit(ctx, req.Params)
+}
+
+func (h inputHandlers) CreateMessage(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	return h.c.sample(ctx, req.CreateMessageParams)
+}
+
+func (h inputHandlers) ListRoots(ctx context.Context, _ mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	return h.c.roots(ctx)
 }
 
 func samplingQuestion(p mcp.CreateMessageParams) string {

@@ -41,6 +41,11 @@ func (c *Conn) connectLocked(ctx context.Context, cfg Config) (Info, error) {
 		if cfg.Listing {
 			st.listing = listing
 		}
+		c.tools.Store(nil)
+		if cfg.Listing && listing.Has.Tools {
+			tools := listing.Tools
+			c.tools.Store(&tools)
+		}
 		st.connects++
 		st.lastUsed = time.Now()
 		info = s.info(c.name)

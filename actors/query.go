@@ -134,6 +134,8 @@ func (c *Conn) Listing(ctx context.Context) (snapshot.Listing, Info, error) {
 	_ = c.do(context.WithoutCancel(ctx), func(st *connState) {
 		if st.sess == s {
 			st.listing = l
+			tools := l.Tools
+			c.tools.Store(&tools)
 		}
 	})
 	return l, s.info(c.name), nil
@@ -226,20 +228,15 @@ func (c *Conn) cacheTools(ctx context.Context, s *session, tools []mcp.Tool) {
 	_ = c.do(context.WithoutCancel(ctx), func(st *connState) {
 		if st.sess == s {
 			st.listing.Tools, st.listing.Has.Tools = tools, true
+			c.tools.Store(&tools)
 		}
 	})
 }
 
 // Tools returns the tool list, from the cache when it has one.
 func (c *Conn) Tools(ctx context.Context, fresh bool) ([]mcp.Tool, error) {
-	if !fresh {
-		l, err := c.CachedListing(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if l.Has.Tools {
-			return l.Tools, nil
-		}
+	if cached := c.tools.Load(); !fresh && cached != nil {
+		return *cached, nil
 	}
 	v, err := c.List(ctx, "tools")
 	if err != nil {

@@ -82,7 +82,10 @@ func (c *Conn) open(ctx context.Context, cfg Config, handler transport.RequestHa
 	}
 	hctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s.cancel = cancel
-	s.client = client.NewClient(s.tr, append(cfg.Era.ClientOptions(), client.WithClientCapabilities(advertised()))...)
+	h := inputHandlers{c: c}
+	opts := append(cfg.Era.ClientOptions(), client.WithClientCapabilities(advertised()),
+		client.WithElicitationHandler(h), client.WithSamplingHandler(h), client.WithRootsHandler(h))
+	s.client = client.NewClient(s.tr, opts...)
 	if err := s.client.Start(hctx); err != nil {
 		return nil, c.failOpen(s, "could not start the client: "+err.Error(), err)
 	}
@@ -90,6 +93,9 @@ func (c *Conn) open(ctx context.Context, cfg Config, handler transport.RequestHa
 		bidi.SetRequestHandler(handler)
 	}
 	s.client.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == string(mcp.MethodNotificationToolsListChanged) {
+			c.tools.Store(nil) // the next call re-lists before checking names
+		}
 		c.notes.add(n, time.Now())
 		c.env.host.Notify(c.name, n)
 	})

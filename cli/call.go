@@ -115,6 +115,9 @@ func envelope(result any, out *actors.Outcome, stderr []string) (any, error) {
 		return nil, exitf(ExitInternal, "decode the result: %v", err)
 	}
 	m["stderr"] = orEmpty(stderr)
+	if !out.HasProcess() {
+		m["stderr_unavailable"] = httpLimits
+	}
 	m["stdout_noise"] = orEmpty(out.Evidence.Noise)
 	m["transport_errors"] = orEmpty(out.Evidence.Errors)
 	m["input_requests"] = inputRequests(out)

@@ -65,6 +65,9 @@ func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion s
 	return err
 }
 
+// httpLimits says what a target run-mcp did not start cannot give.
+const httpLimits = "an HTTP target is a server run-mcp did not start: there is no stderr, no exit code and no stdout-noise check"
+
 // connectedLine is the status line of a successful connect.
 func connectedLine(info actors.Info, took time.Duration) string {
 	who := info.Target
@@ -75,7 +78,11 @@ func connectedLine(info actors.Info, took time.Duration) string {
 	if info.ServerInfo.Version != "" {
 		server += " " + info.ServerInfo.Version
 	}
-	return fmt.Sprintf("Connected to %s: %s, protocol %s (%s), in %dms", who, server, info.ProtocolVersion, info.Era, took.Milliseconds())
+	line := fmt.Sprintf("Connected to %s: %s, protocol %s (%s), in %dms", who, server, info.ProtocolVersion, info.Era, took.Milliseconds())
+	if info.Pid == 0 {
+		line += "\nNote: " + httpLimits
+	}
+	return line
 }
 
 // connectFailure maps a failed connect to its exit code: 66 for a command

@@ -38,6 +38,7 @@ func NewCommand() *cobra.Command {
 	f.IntVar(&opts.StderrFlood, "stderr-flood", 0, "write `N` numbered lines to stderr at start, as fast as possible")
 	f.BoolVar(&opts.IgnoreStdinEOF, "ignore-stdin-eof", false, "keep running after stdin closes, until SIGTERM")
 	f.StringVar(&opts.ToolsFile, "tools-file", "", "read extra tools from `PATH` at start: each line 'name' or 'name: description' adds one, '-name' hides a built-in")
+	f.StringVar(&opts.HTTP, "http", "", "serve Streamable HTTP on `ADDR` (e.g. 127.0.0.1:0) at /mcp instead of stdio; the bound URL goes to stderr")
 	f.IntVar(&exitAfterMs, "exit-after-ms", 0, "exit 0 by itself `N` milliseconds after start")
 	return cmd
 }

@@ -17,6 +17,9 @@ import (
 // Options are the demo server's switches. The zero value is a well-behaved
 // server; every other field stages one misbehaviour for tests and demos.
 type Options struct {
+	// HTTP, when set, serves Streamable HTTP on this address (at /mcp)
+	// instead of stdio.
+	HTTP string
 	// CrashAtStart, when set, makes the server report a fatal error with this
 	// reason on stderr and exit 1 before reading anything.
 	CrashAtStart string
@@ -72,6 +75,9 @@ func Serve(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io
 	}
 	if opts.SilentHandshake {
 		return d.finish(d.serveSilently(ctx, stdin))
+	}
+	if opts.HTTP != "" {
+		return d.serveHTTP(ctx, opts.HTTP, extras)
 	}
 	return d.finish(d.serveMCP(ctx, stdin, extras))
 }

@@ -88,6 +88,9 @@ func connHint(name string) string {
 // describe writes the lines every connect, reconnect and status share.
 func (f *front) describe(b *strings.Builder, info actors.Info) {
 	fmt.Fprintf(b, "Command: %s\n", info.Target)
+	if info.Transport != "stdio" {
+		fmt.Fprintf(b, "Transport: %s. run-mcp did not start this server, so there is no stderr, no exit code and no stdout-noise check, and reconnect_to_mcp re-opens the session rather than restarting the server.\n", info.Transport)
+	}
 	fmt.Fprintf(b, "Connection: %s\n", info.Name)
 	fmt.Fprintf(b, "Protocol: %s (%s", info.ProtocolVersion, info.Era)
 	if info.EraMode != wire.EraLegacy {
