@@ -61,12 +61,15 @@ func (f *front) call(ctx context.Context, a map[string]any) (*mcp.CallToolResult
 	if err != nil {
 		return nil, err
 	}
-	res, stats, err := f.shape(req.Kind, out.Raw, getInt(a, "max_text_length", 0))
+	res, stats, untouched, err := f.shape(req.Kind, out.Raw, getInt(a, "max_text_length", 0))
 	if err != nil {
 		return nil, err
 	}
 	if getBool(a, "include_metadata") {
-		res = withMetadata(res, out, stats)
+		return withMetadata(res, out, stats), nil
+	}
+	if untouched {
+		return f.out.pass.hold(out.Raw), nil
 	}
 	return res, nil
 }
@@ -97,31 +100,33 @@ func (f *front) checkTool(ctx context.Context, c *actors.Conn, req actors.CallRe
 }
 
 // shape turns the raw result into what the agent reads, after interception.
-// A tool result with nothing to intercept passes through as the target sent it.
-func (f *front) shape(kind string, raw json.RawMessage, maxText int) (*mcp.CallToolResult, intercept.Stats, error) {
+// untouched reports a tool result with nothing to intercept, which is then
+// passed to the host as the target sent it.
+func (f *front) shape(kind string, raw json.RawMessage, maxText int) (*mcp.CallToolResult, intercept.Stats, bool, error) {
 	switch kind {
 	case actors.KindTool:
 		res, err := wire.ParseToolResult(raw)
 		if err != nil {
-			return nil, intercept.Stats{}, fmt.Errorf("the server's answer is not a valid tool result: %w", err)
+			return nil, intercept.Stats{}, false, fmt.Errorf("the server's answer is not a valid tool result: %w", err)
 		}
-		return f.ic.ToolResult(res, maxText)
+		shown, stats, err := f.ic.ToolResult(res, maxText)
+		return shown, stats, err == nil && shown == res, err
 	case actors.KindResource:
 		res, err := mcp.ParseReadResourceResult(&raw)
 		if err != nil {
-			return nil, intercept.Stats{}, fmt.Errorf("the server's answer is not a valid resource: %w", err)
+			return nil, intercept.Stats{}, false, fmt.Errorf("the server's answer is not a valid resource: %w", err)
 		}
 		shown, stats, err := f.ic.ResourceResult(res, maxText)
 		if err != nil {
-			return nil, stats, err
+			return nil, stats, false, err
 		}
-		return resourceAsTool(shown), stats, nil
+		return resourceAsTool(shown), stats, false, nil
 	default:
 		res, err := mcp.ParseGetPromptResult(&raw)
 		if err != nil {
-			return nil, intercept.Stats{}, fmt.Errorf("the server's answer is not a valid prompt: %w", err)
+			return nil, intercept.Stats{}, false, fmt.Errorf("the server's answer is not a valid prompt: %w", err)
 		}
-		return promptAsTool(res), intercept.Stats{}, nil
+		return promptAsTool(res), intercept.Stats{}, false, nil
 	}
 }
 

@@ -10,14 +10,19 @@ import (
 // its own requests to the host and our notification frames from different
 // goroutines, and a torn line would corrupt the host's protocol channel.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu   sync.Mutex
+	w    io.Writer
+	pass passthrough
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
+	frame := l.pass.swap(p)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	if _, err := l.w.Write(frame); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // notify writes one notification frame. Frames go straight to stdout rather

@@ -1,0 +1,89 @@
+package mcpfront
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// A result with nothing to intercept must reach the host exactly as the
+// target sent it, byte for byte. mcp-go's server re-encodes every result
+// from its own types (field order, defaults), so such a result leaves the
+// handler as a placeholder carrying a token in _meta, and the stdout writer
+// swaps the placeholder's result for the target's bytes as the frame goes out.
+
+const passMarker = "run-mcp/passthrough"
+
+// passTTL bounds how long an unclaimed result is kept (a call the host
+// cancelled never has its frame written).
+const passTTL = time.Minute
+
+type passEntry struct {
+	raw  json.RawMessage
+	when time.Time
+}
+
+type passthrough struct {
+	mu      sync.Mutex
+	seq     int
+	pending map[string]passEntry
+}
+
+// hold keeps raw and returns the placeholder result that stands for it.
+func (p *passthrough) hold(raw json.RawMessage) *mcp.CallToolResult {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.pending == nil {
+		p.pending = map[string]passEntry{}
+	}
+	now := time.Now()
+	for k, e := range p.pending {
+		if now.Sub(e.when) > passTTL {
+			delete(p.pending, k)
+		}
+	}
+	p.seq++
+	token := "p" + strconv.Itoa(p.seq)
+	p.pending[token] = passEntry{raw: raw, when: now}
+	res := &mcp.CallToolResult{Content: []mcp.Content{}}
+	res.Meta = &mcp.Meta{AdditionalFields: map[string]any{passMarker: token}}
+	return res
+}
+
+// swap rewrites a response frame whose result is a placeholder; any other
+// frame is returned as it is.
+func (p *passthrough) swap(frame []byte) []byte {
+	p.mu.Lock()
+	empty := len(p.pending) == 0
+	p.mu.Unlock()
+	if empty || !bytes.Contains(frame, []byte(passMarker)) {
+		return frame
+	}
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Result struct {
+			Meta map[string]any `json:"_meta"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(frame, &msg) != nil || msg.ID == nil {
+		return frame
+	}
+	token, _ := msg.Result.Meta[passMarker].(string)
+	p.mu.Lock()
+	e, ok := p.pending[token]
+	delete(p.pending, token)
+	p.mu.Unlock()
+	if !ok {
+		return frame
+	}
+	out := make([]byte, 0, len(e.raw)+len(msg.ID)+40)
+	out = append(out, `{"jsonrpc":"2.0","id":`...)
+	out = append(out, msg.ID...)
+	out = append(out, `,"result":`...)
+	out = append(out, e.raw...)
+	return append(out, "}\n"...)
+}
