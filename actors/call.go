@@ -77,16 +77,8 @@ func (c *Conn) Call(ctx context.Context, req CallRequest) (*Outcome, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var call *callState
-	var s *session
-	var notLive error
-	err := c.do(ctx, func(st *connState) {
-		if st.phase != PhaseLive || st.sess == nil {
-			notLive = c.notLiveError(st)
-			return
-		}
-		s = st.sess
+	s, err := c.withLive(ctx, func(st *connState) {
 		st.callSeq++
-		st.lastUsed = time.Now()
 		call = &callState{id: st.callSeq, started: time.Now(), budget: req.Timeout, cancel: cancel,
 			token: "run-mcp-" + c.name + "-" + strconv.Itoa(st.callSeq)}
 		st.calls[call.id] = call
@@ -99,9 +91,6 @@ func (c *Conn) Call(ctx context.Context, req CallRequest) (*Outcome, error) {
 	})
 	if err != nil {
 		return nil, err
-	}
-	if notLive != nil {
-		return nil, notLive
 	}
 	return c.runCall(ctx, s, call, req)
 }

@@ -104,6 +104,12 @@ func (c *Conn) Notifications(count int, method string, clear bool) ([]Note, int)
 
 // live returns the live session or the NO_CONNECTION error that says why not.
 func (c *Conn) live(ctx context.Context) (*session, error) {
+	return c.withLive(ctx, nil)
+}
+
+// withLive finds the live session and, on the actor, runs then with it (to
+// register a call in the same step); not live is NO_CONNECTION saying why.
+func (c *Conn) withLive(ctx context.Context, then func(*connState)) (*session, error) {
 	var s *session
 	var notLive error
 	err := c.do(ctx, func(st *connState) {
@@ -113,6 +119,9 @@ func (c *Conn) live(ctx context.Context) (*session, error) {
 		}
 		s = st.sess
 		st.lastUsed = time.Now()
+		if then != nil {
+			then(st)
+		}
 	})
 	if err == nil {
 		err = notLive

@@ -1,36 +1,14 @@
 package agent
 
 import (
-	"bufio"
-	"context"
-	"os/exec"
-	"regexp"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/run-mcp/run-mcp/test/targets"
 )
 
 func TestHTTPTargetFromTheAgent(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	c := exec.CommandContext(ctx, bin, "demo-server", "--http", "127.0.0.1:0")
-	c.WaitDelay = 5 * time.Second
-	stderr, err := c.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); _ = c.Wait() })
-	sc := bufio.NewScanner(stderr)
-	url := ""
-	for url == "" && sc.Scan() {
-		url = regexp.MustCompile(`http://\S+/mcp`).FindString(sc.Text())
-	}
-	go func() {
-		for sc.Scan() {
-		}
-	}()
+	url := targets.StartHTTPDemo(t, bin)
 	h := start(t)
 	text := mustText(t, h, "connect_to_mcp", map[string]any{"command": url})
 	if !strings.Contains(text, "Transport: streamable-http") || !strings.Contains(text, "no stderr") {
