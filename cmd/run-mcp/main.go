@@ -19,6 +19,8 @@ var version = "0.1.0"
 const softMemoryLimit = 48 << 20
 
 func main() {
-	debug.SetMemoryLimit(softMemoryLimit)
+	if os.Getenv("GOMEMLIMIT") == "" { // a limit the user set wins
+		debug.SetMemoryLimit(softMemoryLimit)
+	}
 	os.Exit(cli.Execute(cli.NewRoot(version, nil)))
 }
