@@ -53,10 +53,8 @@ func (f *front) call(ctx context.Context, a map[string]any) (*mcp.CallToolResult
 	}
 	out, err := c.Call(ctx, req)
 	if getBool(a, "disconnect_after") {
-		defer func() {
-			_, _ = c.Status(context.WithoutCancel(ctx))
-			_, _ = f.reg.Disconnect(context.WithoutCancel(ctx), c.Name(), false)
-		}()
+		// After the result is shaped: the record (stderr, exit) stays.
+		defer func() { _, _ = f.reg.Disconnect(context.WithoutCancel(ctx), c.Name(), false) }()
 	}
 	if err != nil {
 		return nil, err
