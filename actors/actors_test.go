@@ -147,3 +147,24 @@ func TestReconnectInterruptsCall(t *testing.T) {
 		t.Fatalf("want the reconnect message, got %v", err)
 	}
 }
+
+func TestIdleConnectionIsClosedAndKeepsItsRecord(t *testing.T) {
+	reg := NewRegistry(Options{IdleTimeout: 150 * time.Millisecond})
+	defer reg.Close()
+	ctx := context.Background()
+	if _, err := reg.Connect(ctx, "idle", demoConfig(t)); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := reg.Resolve("idle", false)
+	deadline := time.Now().Add(10 * time.Second)
+	for c.Phase() == PhaseLive && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	st, err := c.Status(ctx)
+	if err != nil || st.Phase != PhaseDisconnected || !strings.Contains(st.Why, "without a call (--idle-timeout)") {
+		t.Fatalf("want an idle close with its reason, got %+v %v", st.Phase, st.Why)
+	}
+	if _, err := reg.Reconnect(ctx, "idle", nil); err != nil {
+		t.Fatalf("the record must reconnect: %v", err)
+	}
+}

@@ -156,7 +156,7 @@ type Disconnected struct {
 }
 
 // disconnect stops the target; the record stays.
-func (c *Conn) disconnect(ctx context.Context) (Disconnected, error) {
+func (c *Conn) disconnect(ctx context.Context, why string) (Disconnected, error) {
 	c.lifecycle.Lock()
 	defer c.lifecycle.Unlock()
 	var s *session
@@ -170,7 +170,7 @@ func (c *Conn) disconnect(ctx context.Context) (Disconnected, error) {
 		for _, call := range st.calls {
 			call.cancel(&CallError{Code: CodeCancelled, Reason: "the connection was disconnected during the call"})
 		}
-		st.phase, st.why, st.sinceDown = PhaseDisconnected, "it was disconnected", time.Now()
+		st.phase, st.why, st.sinceDown = PhaseDisconnected, why, time.Now()
 	})
 	if err != nil {
 		return Disconnected{}, err

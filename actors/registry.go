@@ -26,20 +26,27 @@ const (
 // Options configure a Registry.
 type Options struct {
 	MaxConnections int
-	Host           Host
-	ClientInfo     mcp.Implementation
-	Logger         *slog.Logger
+	// IdleTimeout closes a live connection after this long without a call
+	// (0: never). Its record stays, so reconnect_to_mcp brings it back.
+	IdleTimeout time.Duration
+	Host        Host
+	ClientInfo  mcp.Implementation
+	Logger      *slog.Logger
 }
 
 // Registry supervises the named connections: names, the limit on open ones,
 // the most recently used one, and the records of those that ended.
 type Registry struct {
-	env     *engine
-	max     int
-	mu      sync.Mutex // guards the maps below; held only for map work, never across I/O
-	conns   map[string]*Conn
-	last    string
-	closing bool
+	env       *engine
+	max       int
+	mu        sync.Mutex // guards the maps below; held only for map work, never across I/O
+	conns     map[string]*Conn
+	last      string
+	closing   bool
+	idle      time.Duration
+	stopIdle  chan struct{}
+	closeOnce sync.Once
+	idleDone  chan struct{}
 }
 
 // NewRegistry starts a registry; Close it to stop every target.
@@ -57,8 +64,41 @@ func NewRegistry(opts Options) *Registry {
 	if opts.ClientInfo.Name == "" {
 		opts.ClientInfo = mcp.Implementation{Name: "run-mcp", Version: "dev"}
 	}
-	return &Registry{env: &engine{spawner: wire.NewSpawner(), host: opts.Host, clientInfo: opts.ClientInfo, log: opts.Logger},
-		max: opts.MaxConnections, conns: map[string]*Conn{}}
+	r := &Registry{env: &engine{spawner: wire.NewSpawner(), host: opts.Host, clientInfo: opts.ClientInfo, log: opts.Logger},
+		max: opts.MaxConnections, conns: map[string]*Conn{}, idle: opts.IdleTimeout}
+	if r.idle > 0 {
+		r.stopIdle, r.idleDone = make(chan struct{}), make(chan struct{})
+		go r.closeIdle()
+	}
+	return r
+}
+
+// closeIdle disconnects live connections nobody has called for r.idle, so a
+// forgotten server (and whatever it holds) does not live until run-mcp exits.
+func (r *Registry) closeIdle() {
+	defer close(r.idleDone)
+	tick := time.NewTicker(max(r.idle/10, 10*time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.stopIdle:
+			return
+		case <-tick.C:
+		}
+		for _, c := range r.Conns() {
+			if c.Phase() != PhaseLive {
+				continue
+			}
+			st, err := c.Status(context.Background())
+			if err != nil || st.InFlight > 0 || time.Since(st.LastUsed) < r.idle {
+				continue
+			}
+			why := fmt.Sprintf("it was closed after %s without a call (--idle-timeout); reconnect_to_mcp starts it again", fmtDur(r.idle))
+			if _, err := c.disconnect(context.Background(), why); err == nil {
+				r.env.log.Warn("closed an idle connection", "connection", c.name, "idle", r.idle)
+			}
+		}
+	}
 }
 
 // Connect opens (or replaces) the connection called name.
@@ -195,7 +235,7 @@ func (r *Registry) Disconnect(ctx context.Context, name string, forget bool) (Di
 	if err != nil {
 		return Disconnected{}, err
 	}
-	d, err := c.disconnect(ctx)
+	d, err := c.disconnect(ctx, "it was disconnected with disconnect_from_mcp")
 	if forget {
 		r.mu.Lock()
 		if r.conns[c.name] == c {
@@ -218,6 +258,14 @@ func isCode(err error, code string) bool {
 // Close stops every target, in parallel, then the spawner. It refuses new
 // connections from its first moment.
 func (r *Registry) Close() {
+	r.closeOnce.Do(r.close)
+}
+
+func (r *Registry) close() {
+	if r.stopIdle != nil {
+		close(r.stopIdle)
+		<-r.idleDone
+	}
 	r.mu.Lock()
 	r.closing = true
 	conns := make([]*Conn, 0, len(r.conns))

@@ -18,5 +18,6 @@ func serveAgent(cmd *cobra.Command, opts AgentOptions) error {
 	defer stop()
 	return mcpfront.Serve(ctx, mcpfront.Options{OutDir: opts.OutDir, Timeout: time.Duration(opts.TimeoutMS) * time.Millisecond,
 		MaxText: opts.MaxText, MediaKB: opts.MediaKB, Scan: opts.Scan, Protocol: opts.Protocol,
-		MaxConnections: opts.MaxConnections, Version: opts.Version}, os.Stdin, os.Stdout, os.Stderr)
+		MaxConnections: opts.MaxConnections, IdleTimeout: time.Duration(opts.IdleMinutes * float64(time.Minute)),
+		Version: opts.Version}, os.Stdin, os.Stdout, os.Stderr)
 }

@@ -20,8 +20,7 @@ func newCallCmd(g *globals, version string) *cobra.Command {
 		Use:   "call [options] <tool> [json_args | key=value key:=json ...] [-- target_command...]",
 		Short: "Call one tool and print its result as JSON",
 		Example: `  run-mcp call greet name=Alice count:=5 -- node my-server.js
-  run-mcp call search '{"q":"hello"}' -- node my-server.js
-  run-mcp call search q=hello --session dev`,
+  run-mcp call search '{"q":"hello"}' -- node my-server.js`,
 		DisableFlagParsing: true,
 	}
 	g.addHeadless(cmd)

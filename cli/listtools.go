@@ -47,6 +47,9 @@ func prepare(cmd *cobra.Command, g *globals, raw []string, l layout) (*split, ac
 	if err := g.validate(); err != nil {
 		return nil, actors.Config{}, err
 	}
+	if g.session != "" || g.idleTimeout != 0 {
+		return nil, actors.Config{}, exitf(ExitUsage, "--session and --idle-timeout are not in this build yet (the session daemon comes in a later release); run the command without them for a one-shot call")
+	}
 	if len(sp.positionals) < l.positionals {
 		return nil, actors.Config{}, exitf(ExitUsage, "missing argument: usage: run-mcp %s", cmd.Use)
 	}

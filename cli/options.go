@@ -35,6 +35,7 @@ type globals struct {
 	raw            bool
 	session        string
 	idleTimeout    float64
+	agentIdle      float64
 }
 
 func (g *globals) addPersistent(cmd *cobra.Command) {

@@ -26,6 +26,7 @@ type AgentOptions struct {
 	Scan           bool
 	Protocol       string
 	MaxConnections int
+	IdleMinutes    float64
 	Version        string
 }
 
@@ -48,15 +49,19 @@ With a subcommand it runs one headless call and prints JSON:
 			if err := g.validate(); err != nil {
 				return err
 			}
+			if g.agentIdle < 0 {
+				return exitf(ExitUsage, "--idle-timeout must be a positive number of minutes (fractions allowed), got %v", g.agentIdle)
+			}
 			if agent == nil {
 				agent = serveAgent
 			}
 			return agent(cmd, AgentOptions{OutDir: g.outDir, TimeoutMS: g.timeoutMS, MaxText: g.maxText, MediaKB: g.mediaKB,
-				Scan: g.scan, Protocol: g.protocol, MaxConnections: g.maxConnections, Version: version})
+				Scan: g.scan, Protocol: g.protocol, MaxConnections: g.maxConnections, IdleMinutes: g.agentIdle, Version: version})
 		},
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.Flags().BoolP("version", "V", false, "output the version number")
+	root.Flags().Float64Var(&g.agentIdle, "idle-timeout", 0, "Close a connection after this many minutes without a call (0: never); its record stays for reconnect_to_mcp")
 	g.addPersistent(root)
 	root.AddCommand(newListToolsCmd(g, version), newCallCmd(g, version), demoserver.NewCommand())
 	return root

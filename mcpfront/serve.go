@@ -25,6 +25,7 @@ type Options struct {
 	Scan           bool
 	Protocol       string
 	MaxConnections int
+	IdleTimeout    time.Duration
 	Version        string
 }
 
@@ -107,7 +108,7 @@ func newFront(opts Options, out, errw io.Writer) (*front, error) {
 	f := &front{opts: opts, era: era, ic: ic, out: &lockedWriter{w: out}, errw: errw}
 	f.host = &hostBridge{out: f.out}
 	logger := slog.New(slog.NewTextHandler(&prefixWriter{f: f}, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	f.reg = actors.NewRegistry(actors.Options{MaxConnections: opts.MaxConnections, Host: f.host, Logger: logger,
+	f.reg = actors.NewRegistry(actors.Options{MaxConnections: opts.MaxConnections, IdleTimeout: opts.IdleTimeout, Host: f.host, Logger: logger,
 		ClientInfo: mcp.Implementation{Name: "run-mcp", Version: opts.Version}})
 	return f, nil
 }
