@@ -1,32 +1,19 @@
 package e2e
 
 import (
-	"os"
 	"strings"
 	"testing"
 )
 
-// Tests of product bugs found while writing this suite and not yet fixed.
-// Each asserts what the specification promises; each skips unless
-// RUN_MCP_KNOWN_BUGS=1, so the suite stays green while the repro stays one
-// command away:
-//
-//	RUN_MCP_KNOWN_BUGS=1 go test -run KnownBug -v ./test/e2e/
-
-func knownBug(t *testing.T, what string) {
-	t.Helper()
-	if os.Getenv("RUN_MCP_KNOWN_BUGS") != "1" {
-		t.Skipf("known bug (RUN_MCP_KNOWN_BUGS=1 to run): %s", what)
-	}
-}
+// Regression tests of bugs found while writing the suites; each asserts
+// what the specification promises.
 
 // call --raw's stderr array is "the stderr the server wrote during that
 // call". The stderr tool writes its lines before it answers, yet the array
 // is often empty: actors/call.go (runCall) reads the ring right after the
 // response arrives, before the goroutine draining the stderr pipe has read
 // the lines.
-func TestKnownBugRawStderrMissesCallLines(t *testing.T) {
-	knownBug(t, "call --raw often misses stderr written during the call")
+func TestRegressionRawStderrMissesCallLines(t *testing.T) {
 	t.Parallel()
 	for i := range 10 {
 		r := run(t, args([]string{"call", "stderr", "lines:=3", "--raw"}, demo())...)
@@ -44,15 +31,14 @@ func TestKnownBugRawStderrMissesCallLines(t *testing.T) {
 // "stderr line 100" to "stderr line 4001" with no marker: the elision is
 // dropped where the Excerpt is reduced to its Lines (actors/call.go, runCall;
 // cli/call.go, envelope).
-func TestKnownBugRawStderrHidesTheGap(t *testing.T) {
-	knownBug(t, "call --raw drops the elision marker from its stderr array")
+func TestRegressionRawStderrHidesTheGap(t *testing.T) {
 	t.Parallel()
 	r := run(t, args([]string{"call", "stderr", "lines:=5000", "--raw"}, demo())...)
 	r.wantCode(t, 0)
 	var env rawEnvelope
 	r.json(t, &env)
 	if len(env.Stderr) < 1000 {
-		t.Skipf("only %d lines captured (see TestKnownBugRawStderrMissesCallLines)", len(env.Stderr))
+		t.Skipf("only %d lines captured (see TestRegressionRawStderrMissesCallLines)", len(env.Stderr))
 	}
 	if !strings.Contains(strings.Join(env.Stderr, "\n"), "[... 3,900 of ") {
 		t.Errorf("no marker for the 3,900 elided lines; around the gap: %q", env.Stderr[98:102])
@@ -63,8 +49,7 @@ func TestKnownBugRawStderrHidesTheGap(t *testing.T) {
 // crash diagnosis is usually in the first lines, which a plain tail would
 // drop". A connect failure prints only the last 40 lines, with no marker:
 // the cause on line 1 is gone (actors/session.go, report: ring.Last).
-func TestKnownBugFailureReportDropsTheFirstLines(t *testing.T) {
-	knownBug(t, "a failure report shows a plain tail of 40 lines")
+func TestRegressionFailureReportDropsTheFirstLines(t *testing.T) {
 	t.Parallel()
 	script := `echo "Error: the real cause" >&2; for i in $(seq 200); do echo "    at frame $i" >&2; done; exit 1`
 	r := run(t, "list-tools", "--", "sh", "-c", script)
@@ -85,8 +70,7 @@ func TestKnownBugFailureReportDropsTheFirstLines(t *testing.T) {
 // is over, and call --raw reports 3 events. The MCP spec wants progress to
 // stop at completion; the demo server (demoserver/tools_slow.go, over
 // mcp-go's StdioServer.handleNotifications) breaks that ordering.
-func TestKnownBugDemoProgressAfterResult(t *testing.T) {
-	knownBug(t, "the demo server's last progress notification can follow its result")
+func TestRegressionDemoProgressAfterResult(t *testing.T) {
 	t.Parallel()
 	for i := range 40 {
 		r := run(t, args([]string{"call", "slow", "seconds:=0.1", "steps:=4", "--raw"}, demo())...)

@@ -2,29 +2,18 @@ package wire
 
 import (
 	"bufio"
-	"os"
 	"strings"
 	"testing"
 	"time"
 )
 
-// Tests of bugs found while writing these tests and not yet fixed. Each
-// asserts the intended behaviour and skips unless RUN_MCP_KNOWN_BUGS=1:
-//
-//	RUN_MCP_KNOWN_BUGS=1 go test -run KnownBug -v ./wire/
-
-func knownBug(t *testing.T, what string) {
-	t.Helper()
-	if os.Getenv("RUN_MCP_KNOWN_BUGS") != "1" {
-		t.Skipf("known bug (RUN_MCP_KNOWN_BUGS=1 to run): %s", what)
-	}
-}
+// Regression tests of bugs found while writing the suites; each asserts
+// the intended behaviour.
 
 // A message of exactly the cap is not over it, yet readMessage counts the
 // newline against the limit (lines.go: len(buf)+len(chunk) > limit) and
 // refuses it as "a message of 64 bytes, over the 64 MB cap".
-func TestKnownBugReadMessageExactlyAtTheCap(t *testing.T) {
-	knownBug(t, "a message of exactly the cap is refused as over it")
+func TestRegressionReadMessageExactlyAtTheCap(t *testing.T) {
 	msg := strings.Repeat("x", 64)
 	line, err := readMessage(bufio.NewReaderSize(strings.NewReader(msg+"\n"), 16), 64)
 	if err != nil || string(line) != msg+"\n" {
@@ -36,8 +25,7 @@ func TestKnownBugReadMessageExactlyAtTheCap(t *testing.T) {
 // 100,000 are 98,951..100,000, of which 50 were dropped. The excerpt holds
 // the 1,000 kept ones and must mark the 50; ring.go (Last) zeroes Elided
 // whenever the first kept line is the one right after the gap.
-func TestKnownBugRingLastHidesTheGapInItsWindow(t *testing.T) {
-	knownBug(t, "Ring.Last drops the marker for lines of its window that were elided")
+func TestRegressionRingLastHidesTheGapInItsWindow(t *testing.T) {
 	r := NewRing()
 	fill(r, 100_000, time.Now())
 	ex := r.Last(1_050)
