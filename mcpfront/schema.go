@@ -81,11 +81,6 @@ func checkValue(tool, path string, s schema, v any) error {
 func checkObject(tool, path string, s schema, obj map[string]any) error {
 	props, _ := s["properties"].(schema)
 	req, _ := s["required"].([]string)
-	for _, r := range req {
-		if _, ok := obj[r]; !ok {
-			return fmt.Errorf("%s requires %s (%s)", where(tool, path), join(path, r), describe(props[r]))
-		}
-	}
 	extra, _ := s["additionalProperties"].(schema)
 	closed := s["additionalProperties"] == false
 	for k, val := range obj {
@@ -103,6 +98,13 @@ func checkObject(tool, path string, s schema, obj map[string]any) error {
 		}
 		if closed {
 			return unknownArg(tool, path, k, props)
+		}
+	}
+	// Unknown names first: a misspelled required argument is reported as
+	// the misspelling (with a "did you mean"), not as a missing argument.
+	for _, r := range req {
+		if _, ok := obj[r]; !ok {
+			return fmt.Errorf("%s requires %s (%s)", where(tool, path), join(path, r), describe(props[r]))
 		}
 	}
 	return nil

@@ -18,6 +18,7 @@ func TestClosedSchema(t *testing.T) {
 	}{
 		"ok":          {map[string]any{"command": "node", "args": []any{"a"}, "env": map[string]any{"K": "v"}}, ""},
 		"missing":     {map[string]any{}, "requires command"},
+		"misspelled":  {map[string]any{"comand": "node"}, `does not take "comand" (did you mean "command"?)`},
 		"unknown":     {map[string]any{"command": "n", "arg": []any{}}, `does not take "arg" (did you mean "args"?)`},
 		"wrong type":  {map[string]any{"command": "n", "timeout_ms": "5s"}, "timeout_ms must be an integer, got a string"},
 		"fraction":    {map[string]any{"command": "n", "timeout_ms": 1.5}, "timeout_ms must be an integer"},
