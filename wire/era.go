@@ -3,7 +3,6 @@ package wire
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -21,7 +20,18 @@ const (
 // be misread as legacy.
 const discoverProbe = 5 * time.Second
 
-var revision = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+// isRevision says s has the YYYY-MM-DD shape of a protocol revision.
+func isRevision(s string) bool {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for i, r := range s {
+		if i != 4 && i != 7 && (r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
+}
 
 // Era is a parsed --protocol value.
 type Era struct {
@@ -36,7 +46,7 @@ func ParseEra(s string) (Era, error) {
 		return Era{Mode: EraLegacy}, nil
 	case s == EraAuto:
 		return Era{Mode: EraAuto}, nil
-	case revision.MatchString(s):
+	case isRevision(s):
 		if !mcp.IsValidProtocolVersion(s) {
 			return Era{}, fmt.Errorf("protocol %q is not a revision run-mcp knows (known: %v); use legacy, auto, or one of those", s, mcp.ValidProtocolVersions)
 		}
