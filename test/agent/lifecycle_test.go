@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -52,6 +53,33 @@ func TestClosingStdinStopsEveryTarget(t *testing.T) {
 	for _, pid := range []int{pidA, pidB} {
 		if !eventually(5*time.Second, func() bool { return !running(pid) }) {
 			t.Errorf("target PID %d still runs after run-mcp exited", pid)
+		}
+	}
+}
+
+// SIGTERM (and SIGINT) stop every target and run-mcp exits 0, as when the
+// host closes stdin.
+func TestSignalStopsEveryTarget(t *testing.T) {
+	t.Parallel()
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		s := newRawSession(t, bin)
+		var pids []int
+		for i, extra := range [][]any{{"demo-server"}, {"demo-server", "--ignore-stdin-eof"}} {
+			raw := s.result(t, 2+i, "tools/call", map[string]any{"name": "connect_to_mcp",
+				"arguments": map[string]any{"command": bin, "args": extra, "name": fmt.Sprintf("c%d", i)}})
+			pids = append(pids, pidOf(t, raw))
+		}
+		if err := s.cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+		err := s.cmd.Wait()
+		if err != nil || s.cmd.ProcessState.ExitCode() != 0 {
+			t.Errorf("%v: run-mcp exited with %v, want code 0", sig, err)
+		}
+		for _, pid := range pids {
+			if !eventually(5*time.Second, func() bool { return !running(pid) }) {
+				t.Errorf("%v: target PID %d still runs after run-mcp exited", sig, pid)
+			}
 		}
 	}
 }
