@@ -16,34 +16,21 @@ import (
 )
 
 func newCallCmd(g *globals, version string) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "call [options] <tool> [json_args | key=value key:=json ...] [-- target_command...]",
-		Short: "Call one tool and print its result as JSON",
-		Example: `  run-mcp call greet name=Alice count:=5 -- node my-server.js
-  run-mcp call search '{"q":"hello"}' -- node my-server.js`,
-		DisableFlagParsing: true,
-	}
-	g.addHeadless(cmd)
-	cmd.RunE = func(cmd *cobra.Command, raw []string) error {
-		sp, cfg, err := prepare(cmd, g, raw, layout{positionals: 1, argWords: true})
-		if err != nil || sp == nil {
-			return err
-		}
-		args, err := parseToolArgs(sp.argWords, false)
-		if err != nil {
-			return err
-		}
-		ic, err := g.interceptor()
-		if err != nil {
-			return err
-		}
-		io := streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}
-		req := actors.CallRequest{Kind: actors.KindTool, Name: sp.positionals[0], Args: args, Timeout: g.callTimeout(headlessTimeout)}
-		return oneShot(cmd.Context(), io, cfg, version, func(ctx context.Context, c *actors.Conn, _ actors.Info) error {
-			return runCall(ctx, io, g, ic, c, req)
-		})
-	}
-	return cmd
+	return newHeadlessCmd(g, version, headless{
+		use:   "call [options] <tool> [json_args | key=value key:=json ...] [-- target_command...]",
+		short: "Call one tool and print its result as JSON",
+		example: `  run-mcp call greet name=Alice count:=5 -- node my-server.js
+  run-mcp call search '{"q":"hello"}' --raw -- node my-server.js`,
+		layout: layout{positionals: 1, argWords: true},
+		run: func(ctx context.Context, x *exec, c *actors.Conn) error {
+			ic, err := x.g.interceptor()
+			if err != nil {
+				return err
+			}
+			req := actors.CallRequest{Kind: actors.KindTool, Name: x.sp.positionals[0], Args: x.args, Timeout: x.g.callTimeout(headlessTimeout)}
+			return runCall(ctx, x.io, x.g, ic, c, req)
+		},
+	})
 }
 
 // stderrSettle is how long a call's stderr must stay quiet before --raw and

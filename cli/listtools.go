@@ -2,57 +2,75 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/spf13/cobra"
 
 	"github.com/run-mcp/run-mcp/actors"
 )
 
-func newListToolsCmd(g *globals, version string) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "list-tools [options] [-- target_command...]",
-		Short: "List the tools of a server as JSON",
-		Example: `  run-mcp list-tools -- node my-server.js
-  run-mcp list-tools -- http://localhost:3000/mcp`,
-		DisableFlagParsing: true,
-	}
-	g.addHeadless(cmd)
-	cmd.RunE = func(cmd *cobra.Command, raw []string) error {
-		sp, cfg, err := prepare(cmd, g, raw, layout{})
-		if err != nil || sp == nil {
-			return err
-		}
-		io := streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}
-		return oneShot(cmd.Context(), io, cfg, version, func(ctx context.Context, c *actors.Conn, _ actors.Info) error {
-			res, err := c.List(ctx, "tools")
-			if err != nil {
-				return exitf(ExitToolError, "%v", err)
+// newListCmds builds list-tools, list-resources and list-prompts.
+func newListCmds(g *globals, version string) []*cobra.Command {
+	list := func(kinds ...string) func(context.Context, *exec, *actors.Conn) error {
+		return func(ctx context.Context, x *exec, c *actors.Conn) error {
+			out := map[string]any{}
+			for _, kind := range kinds {
+				if !offers(x.info, kind) {
+					continue
+				}
+				res, err := c.List(ctx, kind)
+				if err != nil {
+					return failed(err)
+				}
+				for k, v := range fields(res) {
+					out[k] = v
+				}
 			}
-			return io.printJSON(res)
-		})
+			if len(out) == 0 {
+				x.io.status("Note: the server does not declare the %s capability", kinds[0])
+				out[jsonKey(kinds[0])] = []any{}
+			}
+			return x.io.printJSON(out)
+		}
 	}
-	return cmd
+	return []*cobra.Command{
+		newHeadlessCmd(g, version, headless{use: "list-tools [options] [-- target_command...]", short: "List the tools of a server as JSON",
+			example: "  run-mcp list-tools -- node my-server.js\n  run-mcp list-tools -- http://localhost:3000/mcp", run: list("tools")}),
+		newHeadlessCmd(g, version, headless{use: "list-resources [options] [-- target_command...]", short: "List the resources and resource templates of a server as JSON",
+			example: "  run-mcp list-resources -- node my-server.js", run: list("resources", "resource_templates")}),
+		newHeadlessCmd(g, version, headless{use: "list-prompts [options] [-- target_command...]", short: "List the prompts of a server as JSON",
+			example: "  run-mcp list-prompts -- node my-server.js", run: list("prompts")}),
+	}
 }
 
-// prepare splits the command line, handles --help, checks the options and
-// builds the connection config. A nil split means help was printed.
-func prepare(cmd *cobra.Command, g *globals, raw []string, l layout) (*split, actors.Config, error) {
-	sp, err := splitArgs(cmd, raw, l)
+// offers says whether the server declared the capability a kind needs.
+func offers(info actors.Info, kind string) bool {
+	switch kind {
+	case "tools":
+		return info.Capabilities.Tools != nil
+	case "prompts":
+		return info.Capabilities.Prompts != nil
+	}
+	return info.Capabilities.Resources != nil
+}
+
+func jsonKey(kind string) string {
+	if kind == "resource_templates" {
+		return "resourceTemplates"
+	}
+	return kind
+}
+
+// fields spreads a result's JSON fields, without its paging cursor.
+func fields(v any) map[string]any {
+	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, actors.Config{}, err
+		return nil
 	}
-	if help, _ := cmd.Flags().GetBool("help"); help {
-		return nil, actors.Config{}, cmd.Help()
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return nil
 	}
-	if err := g.validate(); err != nil {
-		return nil, actors.Config{}, err
-	}
-	if g.session != "" || g.idleTimeout != 0 {
-		return nil, actors.Config{}, exitf(ExitUsage, "--session and --idle-timeout are not in this build yet (the session daemon comes in a later release); run the command without them for a one-shot call")
-	}
-	if len(sp.positionals) < l.positionals {
-		return nil, actors.Config{}, exitf(ExitUsage, "missing argument: usage: run-mcp %s", cmd.Use)
-	}
-	cfg, err := g.config(sp.target)
-	return &sp, cfg, err
+	delete(m, "nextCursor")
+	return m
 }

@@ -63,7 +63,9 @@ With a subcommand it runs one headless call and prints JSON:
 	root.Flags().BoolP("version", "V", false, "output the version number")
 	root.Flags().Float64Var(&g.agentIdle, "idle-timeout", 0, "Close a connection after this many minutes without a call (0: never); its record stays for reconnect_to_mcp")
 	g.addPersistent(root)
-	root.AddCommand(newListToolsCmd(g, version), newCallCmd(g, version), demoserver.NewCommand())
+	root.AddCommand(newListCmds(g, version)...)
+	root.AddCommand(newReadCmds(g, version)...)
+	root.AddCommand(newCallCmd(g, version), newStderrCmd(g, version), demoserver.NewCommand())
 	return root
 }
 

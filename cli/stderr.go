@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/run-mcp/run-mcp/actors"
+)
+
+// startupSettle is how long a fresh server's stderr must stay quiet before
+// its start-up output is taken as complete (bounded by startupMax).
+const (
+	startupSettle = 300 * time.Millisecond
+	startupMax    = 3 * time.Second
+)
+
+// newStderrCmd builds `stderr [count]`: what a fresh spawn writes to stderr
+// at start-up, as a JSON array of lines (the last count with a count). A
+// server that fails to start still has its stderr printed, and exits 69.
+func newStderrCmd(g *globals, version string) *cobra.Command {
+	cmd := &cobra.Command{Use: "stderr [options] [count] [-- target_command...]",
+		Short:              "Print what a fresh spawn of the server writes to stderr at start-up, as a JSON array",
+		Example:            "  run-mcp stderr -- node my-server.js\n  run-mcp stderr 20 -- node my-server.js",
+		DisableFlagParsing: true}
+	g.addHeadless(cmd)
+	cmd.RunE = func(cmd *cobra.Command, raw []string) error {
+		sp, cfg, err := prepare(cmd, g, raw, layout{optional: 1})
+		if err != nil || sp == nil {
+			return err
+		}
+		count := 0
+		if len(sp.positionals) > 0 {
+			if count, err = strconv.Atoi(sp.positionals[0]); err != nil || count < 0 {
+				return exitf(ExitUsage, "count must be a positive number of lines, got %q", sp.positionals[0])
+			}
+		}
+		io := streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}
+		return startupStderr(cmd.Context(), io, cfg, version, count)
+	}
+	return cmd
+}
+
+func startupStderr(ctx context.Context, io streams, cfg actors.Config, version string, count int) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	reg := actors.NewRegistry(actors.Options{MaxConnections: 1, ClientInfo: mcp.Implementation{Name: "run-mcp", Version: version}})
+	defer reg.Close()
+	start := time.Now()
+	info, connErr := reg.Connect(ctx, "", cfg)
+	if connErr == nil {
+		io.status("%s", connectedLine(info, time.Since(start)))
+	}
+	c, err := reg.Resolve("", false)
+	if err != nil {
+		return connectFailure(ctx, connErr)
+	}
+	ring, err := c.StderrRing(ctx)
+	if err != nil || ring == nil {
+		if connErr != nil {
+			return connectFailure(ctx, connErr)
+		}
+		return exitf(ExitUsage, "%s", httpLimits)
+	}
+	settle(ring.Changed())
+	ex := ring.Since(0)
+	if count > 0 {
+		ex = ring.Last(count)
+	}
+	if err := io.printJSON(orEmpty(ex.Render(false))); err != nil {
+		return err
+	}
+	if connErr != nil {
+		return connectFailure(ctx, connErr)
+	}
+	return nil
+}
+
+// settle waits until no line has arrived for startupSettle, at most startupMax.
+func settle(changed <-chan struct{}) {
+	deadline := time.After(startupMax)
+	for {
+		quiet := time.NewTimer(startupSettle)
+		select {
+		case <-changed:
+			quiet.Stop()
+		case <-quiet.C:
+			return
+		case <-deadline:
+			quiet.Stop()
+			return
+		}
+	}
+}
