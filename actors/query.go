@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -257,4 +258,30 @@ func (c *Conn) Tools(ctx context.Context, fresh bool) ([]mcp.Tool, error) {
 // StderrRing is the ring of the newest life, for relays that follow it.
 func (c *Conn) StderrRing(ctx context.Context) (*wire.Ring, error) {
 	return ask(ctx, c, func(st *connState) *wire.Ring { return st.ring() })
+}
+
+// Request sends one request as it is and returns the result's raw bytes,
+// for checks that must see what the server sent before any library
+// normalised it (validate). On a 2026-07-28 connection the per-request
+// _meta the revision requires is added.
+func (c *Conn) Request(ctx context.Context, method string, params map[string]any) (json.RawMessage, error) {
+	s, err := c.live(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if params == nil {
+		params = map[string]any{}
+	}
+	if s.init != nil && mcp.IsModernProtocol(s.init.ProtocolVersion) {
+		params["_meta"] = map[string]any{
+			mcp.MetaKeyProtocolVersion:    s.init.ProtocolVersion,
+			mcp.MetaKeyClientCapabilities: advertised(),
+			mcp.MetaKeyClientInfo:         c.env.clientInfo,
+		}
+	}
+	raw, err := s.raw(ctx, method, params)
+	if err != nil {
+		return nil, c.callFailed(ctx, s, err, 0)
+	}
+	return raw, nil
 }

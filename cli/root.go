@@ -65,7 +65,7 @@ With a subcommand it runs one headless call and prints JSON:
 	g.addPersistent(root)
 	root.AddCommand(newListCmds(g, version)...)
 	root.AddCommand(newReadCmds(g, version)...)
-	root.AddCommand(newCallCmd(g, version), newStderrCmd(g, version), demoserver.NewCommand())
+	root.AddCommand(newCallCmd(g, version), newStderrCmd(g, version), newValidateCmd(g, version), demoserver.NewCommand())
 	return root
 }
 

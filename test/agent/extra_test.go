@@ -59,7 +59,7 @@ func TestValidate(t *testing.T) {
 	t.Parallel()
 	h := start(t)
 	text := mustText(t, h, "validate_mcp_server", map[string]any{"command": bin, "args": demoArgs()})
-	wantContains(t, "validate a good server", text, "Validation Result: SUCCESS", "Server: run-mcp-demo 1.0.0", "Protocol: 2025-11-25 (legacy era)")
+	wantContains(t, "validate a good server", text, "Validation Result: PASS", "Server: run-mcp-demo 1.0.0", "Protocol: 2025-11-25 (legacy era)")
 
 	text, _ = callText(t, h, "validate_mcp_server", map[string]any{"command": bin, "args": demoArgs("--stdout-noise", "debug: booting")})
 	wantContains(t, "validate a noisy server", text, "Validation Result: FAIL", "stdout_protocol_channel", "debug: booting")

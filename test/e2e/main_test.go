@@ -25,7 +25,7 @@ import (
 )
 
 // bin is the run-mcp binary under test, built once in TestMain.
-var bin string
+var bin, badServer string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "run-mcp-e2e-")
@@ -34,6 +34,12 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	bin, err = targets.BuildBinary(dir, "./cmd/run-mcp")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		_ = os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	badServer, err = targets.BuildBinary(dir, "./test/fixtures/badserver")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		_ = os.RemoveAll(dir)
@@ -244,5 +250,15 @@ func requireProc(t *testing.T) {
 	t.Helper()
 	if _, err := os.Stat("/proc/self/task"); err != nil {
 		t.Skip("needs Linux /proc")
+	}
+}
+
+// wantStdout fails unless stdout contains every sub.
+func (r result) wantStdout(t *testing.T, subs ...string) {
+	t.Helper()
+	for _, s := range subs {
+		if !strings.Contains(r.stdout, s) {
+			t.Errorf("stdout lacks %q\n%s", s, r)
+		}
 	}
 }

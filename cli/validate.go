@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/run-mcp/run-mcp/validate"
+)
+
+// newValidateCmd builds `validate [--deep] [--json]`: exit 0 for PASS or
+// WARN, 1 for FAIL, 69 when the server never completed the handshake.
+func newValidateCmd(g *globals, version string) *cobra.Command {
+	var deep, asJSON bool
+	cmd := &cobra.Command{Use: "validate [options] [-- target_command...]",
+		Short: "Spawn a server, check what a strict client would reject, and report",
+		Example: "  run-mcp validate -- node my-server.js\n  run-mcp validate --deep -- node my-server.js\n" +
+			"  run-mcp validate --json -- node my-server.js | jq .result",
+		DisableFlagParsing: true}
+	g.addHeadless(cmd)
+	cmd.Flags().BoolVar(&deep, "deep", false, "Print every check, not only those that warned or failed")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "Print the report as JSON")
+	cmd.RunE = func(cmd *cobra.Command, raw []string) error {
+		sp, cfg, err := prepare(cmd, g, raw, layout{})
+		if err != nil || sp == nil {
+			return err
+		}
+		ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		r := validate.Run(ctx, cfg, mcp.Implementation{Name: "run-mcp", Version: version})
+		io := streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}
+		if asJSON {
+			b, err := r.JSON()
+			if err != nil {
+				return exitf(ExitInternal, "encode the report: %v", err)
+			}
+			_, _ = io.out.Write(append(b, '\n'))
+		} else {
+			_, _ = io.out.Write([]byte(r.Text(deep) + "\n"))
+		}
+		switch {
+		case !r.Connected:
+			return &ExitError{Code: ExitUnavail, Quiet: true}
+		case r.Result == validate.Fail:
+			return &ExitError{Code: ExitToolError, Quiet: true}
+		}
+		return nil
+	}
+	return cmd
+}

@@ -1,0 +1,111 @@
+package validate
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Status of one check.
+type Status string
+
+// Check statuses, in rising order of severity.
+const (
+	Pass Status = "PASS"
+	Skip Status = "SKIP"
+	Warn Status = "WARN"
+	Fail Status = "FAIL"
+)
+
+// Check is one thing validate looked at.
+type Check struct {
+	Name    string `json:"name"`
+	Status  Status `json:"status"`
+	Message string `json:"message"`
+}
+
+// Report is the whole result.
+type Report struct {
+	Result          Status   `json:"result"`
+	Command         string   `json:"command"`
+	ServerName      string   `json:"serverName,omitempty"`
+	ServerVersion   string   `json:"serverVersion,omitempty"`
+	ProtocolVersion string   `json:"protocolVersion,omitempty"`
+	ProtocolEra     string   `json:"protocolEra,omitempty"`
+	Capabilities    []string `json:"capabilities"`
+	Tools           int      `json:"tools"`
+	Checks          []Check  `json:"checks"`
+	Exit            string   `json:"exit,omitempty"`
+	Stderr          []string `json:"stderr"`
+	// Connected is false when the server never completed the handshake.
+	Connected bool `json:"connected"`
+}
+
+func (r *Report) add(name string, st Status, format string, args ...any) {
+	r.Checks = append(r.Checks, Check{Name: name, Status: st, Message: fmt.Sprintf(format, args...)})
+}
+
+// finish sets the overall result: FAIL if any check failed, else WARN if
+// any warned, else PASS.
+func (r *Report) finish() {
+	r.Result = Pass
+	for _, c := range r.Checks {
+		if c.Status == Fail {
+			r.Result = Fail
+			return
+		}
+		if c.Status == Warn {
+			r.Result = Warn
+		}
+	}
+}
+
+// Text renders the report for a person or an agent. Without deep only the
+// checks that warned or failed are listed; with deep, every one.
+func (r Report) Text(deep bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Validation Result: %s\n", r.Result)
+	fmt.Fprintf(&b, "Command: %s\n", r.Command)
+	if r.ServerName != "" {
+		fmt.Fprintf(&b, "Server: %s %s\n", r.ServerName, r.ServerVersion)
+	}
+	if r.ProtocolVersion != "" {
+		fmt.Fprintf(&b, "Protocol: %s (%s)\n", r.ProtocolVersion, r.ProtocolEra)
+	}
+	if r.Connected {
+		fmt.Fprintf(&b, "Capabilities: %s\nTools: %d\n", orNone(r.Capabilities), r.Tools)
+	}
+	counts := map[Status]int{}
+	for _, c := range r.Checks {
+		counts[c.Status]++
+	}
+	fmt.Fprintf(&b, "\nChecks Summary: %d passed, %d warned, %d failed, %d skipped\n", counts[Pass], counts[Warn], counts[Fail], counts[Skip])
+	for _, c := range r.Checks {
+		if deep || c.Status == Warn || c.Status == Fail {
+			fmt.Fprintf(&b, "[%s] %s: %s\n", c.Status, c.Name, c.Message)
+		}
+	}
+	if !deep {
+		b.WriteString("(--deep / deep: true lists every check)\n")
+	}
+	if r.Exit != "" {
+		fmt.Fprintf(&b, "\n%s\n", r.Exit)
+	}
+	fmt.Fprintf(&b, "\n--- Target server stderr (%d line(s)) ---\n", len(r.Stderr))
+	for _, l := range r.Stderr {
+		b.WriteString(l + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// JSON renders the report as indented JSON.
+func (r Report) JSON() ([]byte, error) {
+	return json.MarshalIndent(r, "", "  ")
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}
