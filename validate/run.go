@@ -145,4 +145,3 @@ func firstLine(s string) string {
 	}
 	return s
 }
-
