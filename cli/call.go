@@ -22,7 +22,7 @@ func newCallCmd(g *globals, version string) *cobra.Command {
 		example: `  run-mcp call greet name=Alice count:=5 -- node my-server.js
   run-mcp call search '{"q":"hello"}' --raw -- node my-server.js`,
 		layout: layout{positionals: 1, argWords: true},
-		run: func(ctx context.Context, x *exec, c *actors.Conn) error {
+		run: func(ctx context.Context, x *job, c *actors.Conn) error {
 			ic, err := x.g.interceptor()
 			if err != nil {
 				return err

@@ -13,12 +13,13 @@ import (
 type headless struct {
 	use, short, example string
 	layout              layout
-	stringArgs          bool // prompt arguments: key:=json is refused
-	run                 func(ctx context.Context, x *exec, c *actors.Conn) error
+	stringArgs          bool   // prompt arguments: key:=json is refused
+	needsSession        string // refused without --session, with this reason
+	run                 func(ctx context.Context, x *job, c *actors.Conn) error
 }
 
-// exec is what a connected subcommand works with.
-type exec struct {
+// job is what a connected subcommand works with.
+type job struct {
 	io   streams
 	g    *globals
 	sp   *split
@@ -32,18 +33,21 @@ func newHeadlessCmd(g *globals, version string, h headless) *cobra.Command {
 	cmd := &cobra.Command{Use: h.use, Short: h.short, Example: h.example, DisableFlagParsing: true}
 	g.addHeadless(cmd)
 	cmd.RunE = func(cmd *cobra.Command, raw []string) error {
-		sp, cfg, err := prepare(cmd, g, raw, h.layout)
+		sp, err := prepare(cmd, g, raw, h.layout)
 		if err != nil || sp == nil {
 			return err
 		}
-		x := &exec{io: streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}, g: g, sp: sp}
+		if h.needsSession != "" && g.session == "" && g.bound == nil {
+			return exitf(ExitUsage, "%s", h.needsSession)
+		}
+		x := &job{io: streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}, g: g, sp: sp}
 		if h.layout.argWords {
 			// Malformed arguments fail before anything is spawned.
 			if x.args, err = parseToolArgs(sp.argWords, h.stringArgs); err != nil {
 				return err
 			}
 		}
-		return oneShot(cmd.Context(), x.io, cfg, version, func(ctx context.Context, c *actors.Conn, info actors.Info) error {
+		return withTarget(cmd, g, version, raw, sp, func(ctx context.Context, c *actors.Conn, info actors.Info) error {
 			x.info = info
 			return h.run(ctx, x, c)
 		})
@@ -51,27 +55,45 @@ func newHeadlessCmd(g *globals, version string, h headless) *cobra.Command {
 	return cmd
 }
 
-// prepare splits the command line, handles --help, checks the options and
-// builds the connection config. A nil split means help was printed.
-func prepare(cmd *cobra.Command, g *globals, raw []string, l layout) (*split, actors.Config, error) {
+// prepare splits the command line, handles --help and checks the options.
+// A nil split means help was printed.
+func prepare(cmd *cobra.Command, g *globals, raw []string, l layout) (*split, error) {
 	sp, err := splitArgs(cmd, raw, l)
 	if err != nil {
-		return nil, actors.Config{}, err
+		return nil, err
 	}
 	if help, _ := cmd.Flags().GetBool("help"); help {
-		return nil, actors.Config{}, cmd.Help()
+		return nil, cmd.Help()
 	}
 	if err := g.validate(); err != nil {
-		return nil, actors.Config{}, err
+		return nil, err
 	}
-	if g.session != "" || g.idleTimeout != 0 {
-		return nil, actors.Config{}, exitf(ExitUsage, "--session and --idle-timeout are not in this build yet (the session daemon comes in a later release); run the command without them for a one-shot call")
+	if err := g.validateSession(); err != nil {
+		return nil, err
 	}
 	if len(sp.positionals) < l.positionals {
-		return nil, actors.Config{}, exitf(ExitUsage, "missing argument: usage: run-mcp %s", cmd.Use)
+		return nil, exitf(ExitUsage, "missing argument: usage: run-mcp %s", cmd.Use)
+	}
+	return &sp, nil
+}
+
+// withTarget runs fn against the command's target: inside a session daemon,
+// its connection; for a sessioned call, the daemon (the call is forwarded
+// and its output printed); otherwise a fresh spawn for one shot.
+func withTarget(cmd *cobra.Command, g *globals, version string, raw []string, sp *split,
+	fn func(context.Context, *actors.Conn, actors.Info) error) error {
+	switch {
+	case g.bound != nil:
+		return g.bound.run(cmd.Context(), fn)
+	case g.session != "":
+		return forward(cmd, g, version, raw, sp)
 	}
 	cfg, err := g.config(sp.target)
-	return &sp, cfg, err
+	if err != nil {
+		return err
+	}
+	io := streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}
+	return oneShot(cmd.Context(), io, cfg, version, fn)
 }
 
 // failed maps an engine error of a connected command to exit 1.

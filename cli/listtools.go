@@ -11,8 +11,8 @@ import (
 
 // newListCmds builds list-tools, list-resources and list-prompts.
 func newListCmds(g *globals, version string) []*cobra.Command {
-	list := func(kinds ...string) func(context.Context, *exec, *actors.Conn) error {
-		return func(ctx context.Context, x *exec, c *actors.Conn) error {
+	list := func(kinds ...string) func(context.Context, *job, *actors.Conn) error {
+		return func(ctx context.Context, x *job, c *actors.Conn) error {
 			out := map[string]any{}
 			for _, kind := range kinds {
 				if !offers(x.info, kind) {

@@ -36,6 +36,8 @@ type globals struct {
 	session        string
 	idleTimeout    float64
 	agentIdle      float64
+	// bound is set inside a session daemon (see binding).
+	bound *binding
 }
 
 func (g *globals) addPersistent(cmd *cobra.Command) {
@@ -133,6 +135,9 @@ func (g *globals) config(target []string) (actors.Config, error) {
 // interceptor builds the result interceptor from the options.
 func (g *globals) interceptor() (*intercept.Interceptor, error) {
 	dir := g.outDir
+	if dir != "" && !filepath.IsAbs(dir) && g.bound != nil && g.bound.cwd != "" {
+		dir = filepath.Join(g.bound.cwd, dir) // relative to the caller, not the daemon
+	}
 	if dir != "" {
 		abs, err := filepath.Abs(dir)
 		if err == nil {

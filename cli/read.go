@@ -24,7 +24,7 @@ func newReadCmds(g *globals, version string) []*cobra.Command {
 	}
 }
 
-func readResource(ctx context.Context, x *exec, c *actors.Conn) error {
+func readResource(ctx context.Context, x *job, c *actors.Conn) error {
 	out, err := c.Call(ctx, actors.CallRequest{Kind: actors.KindResource, Name: x.sp.positionals[0], Timeout: x.g.callTimeout(headlessTimeout)})
 	if err != nil {
 		return failed(err)
@@ -47,7 +47,7 @@ func readResource(ctx context.Context, x *exec, c *actors.Conn) error {
 	return x.io.printJSON(shown)
 }
 
-func getPrompt(ctx context.Context, x *exec, c *actors.Conn) error {
+func getPrompt(ctx context.Context, x *job, c *actors.Conn) error {
 	out, err := c.Call(ctx, actors.CallRequest{Kind: actors.KindPrompt, Name: x.sp.positionals[0], Args: x.args, Timeout: x.g.callTimeout(headlessTimeout)})
 	if err != nil {
 		return failed(err)
@@ -55,7 +55,7 @@ func getPrompt(ctx context.Context, x *exec, c *actors.Conn) error {
 	return x.io.printJSON(json.RawMessage(out.Raw))
 }
 
-func describeTool(ctx context.Context, x *exec, c *actors.Conn) error {
+func describeTool(ctx context.Context, x *job, c *actors.Conn) error {
 	tools, err := c.Tools(ctx, false)
 	if err != nil {
 		return failed(err)

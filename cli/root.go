@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -32,7 +34,13 @@ type AgentOptions struct {
 
 // NewRoot builds the run-mcp command tree.
 func NewRoot(version string, agent AgentServer) *cobra.Command {
-	g := &globals{}
+	return newRoot(version, agent, nil)
+}
+
+// newRoot builds the tree; bound is set inside a session daemon, where the
+// commands use its connection instead of spawning a server.
+func newRoot(version string, agent AgentServer, bound *binding) *cobra.Command {
+	g := &globals{bound: bound}
 	root := &cobra.Command{
 		Use:   "run-mcp [options]",
 		Short: "Run, call, restart and diagnose the MCP server you are writing",
@@ -65,14 +73,21 @@ With a subcommand it runs one headless call and prints JSON:
 	g.addPersistent(root)
 	root.AddCommand(newListCmds(g, version)...)
 	root.AddCommand(newReadCmds(g, version)...)
-	root.AddCommand(newCallCmd(g, version), newStderrCmd(g, version), newValidateCmd(g, version), demoserver.NewCommand())
+	root.AddCommand(newCallCmd(g, version), newStderrCmd(g, version), newValidateCmd(g, version), newReconnectCmd(g, version))
+	root.AddCommand(newSessionsCmd(), newCloseSessionCmd(), newSessionDaemonCmd(version), demoserver.NewCommand())
 	return root
 }
 
 // Execute runs the command line and returns the process exit code, printing
 // the error (with the stack when RUN_MCP_DEBUG=1 and the error is internal).
 func Execute(root *cobra.Command) int {
-	err := root.Execute()
+	return execute(context.Background(), root, os.Stderr)
+}
+
+// execute runs root and maps its error to an exit code, writing the message
+// to errw (a session daemon captures it for the client).
+func execute(ctx context.Context, root *cobra.Command, errw io.Writer) int {
+	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return ExitOK
 	}
@@ -82,10 +97,10 @@ func Execute(root *cobra.Command) int {
 		code = usageOrInternal(err)
 	}
 	if !(ee != nil && ee.Quiet) {
-		fmt.Fprintf(os.Stderr, "run-mcp: %v\n", err)
+		fmt.Fprintf(errw, "run-mcp: %v\n", err)
 	}
 	if code == ExitInternal && os.Getenv("RUN_MCP_DEBUG") == "1" {
-		fmt.Fprintf(os.Stderr, "%s\n", debug.Stack())
+		fmt.Fprintf(errw, "%s\n", debug.Stack())
 	}
 	return code
 }

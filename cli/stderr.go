@@ -24,6 +24,8 @@ const (
 // newStderrCmd builds `stderr [count]`: what a fresh spawn writes to stderr
 // at start-up, as a JSON array of lines (the last count with a count). A
 // server that fails to start still has its stderr printed, and exits 69.
+// With --session it is the running server's stderr since it started: the
+// first 100 and the last 1,000 lines, a marker line naming the gap.
 func newStderrCmd(g *globals, version string) *cobra.Command {
 	cmd := &cobra.Command{Use: "stderr [options] [count] [-- target_command...]",
 		Short:              "Print what a fresh spawn of the server writes to stderr at start-up, as a JSON array",
@@ -31,7 +33,7 @@ func newStderrCmd(g *globals, version string) *cobra.Command {
 		DisableFlagParsing: true}
 	g.addHeadless(cmd)
 	cmd.RunE = func(cmd *cobra.Command, raw []string) error {
-		sp, cfg, err := prepare(cmd, g, raw, layout{optional: 1})
+		sp, err := prepare(cmd, g, raw, layout{optional: 1})
 		if err != nil || sp == nil {
 			return err
 		}
@@ -42,6 +44,15 @@ func newStderrCmd(g *globals, version string) *cobra.Command {
 			}
 		}
 		io := streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}
+		if g.bound != nil || g.session != "" {
+			return withTarget(cmd, g, version, raw, sp, func(ctx context.Context, c *actors.Conn, _ actors.Info) error {
+				return printStderr(ctx, io, c, count)
+			})
+		}
+		cfg, err := g.config(sp.target)
+		if err != nil {
+			return err
+		}
 		return startupStderr(cmd.Context(), io, cfg, version, count)
 	}
 	return cmd
@@ -97,4 +108,16 @@ func settle(changed <-chan struct{}) {
 			return
 		}
 	}
+}
+
+// printStderr prints a running connection's stderr as a JSON array.
+func printStderr(ctx context.Context, io streams, c *actors.Conn, count int) error {
+	ex, ok, err := c.Stderr(ctx, 0, count)
+	if err != nil {
+		return failed(err)
+	}
+	if !ok {
+		return exitf(ExitUsage, "%s", httpLimits)
+	}
+	return io.printJSON(orEmpty(ex.Render(false)))
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"os/signal"
 	"syscall"
@@ -8,46 +9,60 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/validate"
 )
 
 // newValidateCmd builds `validate [--deep] [--json]`: exit 0 for PASS or
-// WARN, 1 for FAIL, 69 when the server never completed the handshake.
+// WARN, 1 for FAIL, 69 when the server never completed the handshake. With
+// --session it checks the running instance instead of a fresh spawn.
 func newValidateCmd(g *globals, version string) *cobra.Command {
 	var deep, asJSON bool
 	cmd := &cobra.Command{Use: "validate [options] [-- target_command...]",
-		Short: "Spawn a server, check what a strict client would reject, and report",
+		Short: "Spawn a server (or use a session's), check what a strict client would reject, and report",
 		Example: "  run-mcp validate -- node my-server.js\n  run-mcp validate --deep -- node my-server.js\n" +
-			"  run-mcp validate --json -- node my-server.js | jq .result",
+			"  run-mcp validate --json -- node my-server.js | jq .result\n  run-mcp validate --deep --session main",
 		DisableFlagParsing: true}
 	g.addHeadless(cmd)
 	cmd.Flags().BoolVar(&deep, "deep", false, "Print every check, not only those that warned or failed")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "Print the report as JSON")
 	cmd.RunE = func(cmd *cobra.Command, raw []string) error {
-		sp, cfg, err := prepare(cmd, g, raw, layout{})
+		sp, err := prepare(cmd, g, raw, layout{})
 		if err != nil || sp == nil {
+			return err
+		}
+		io := streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}
+		if g.bound != nil || g.session != "" {
+			return withTarget(cmd, g, version, raw, sp, func(ctx context.Context, c *actors.Conn, info actors.Info) error {
+				return printReport(io, validate.Running(ctx, c, info), deep, asJSON)
+			})
+		}
+		cfg, err := g.config(sp.target)
+		if err != nil {
 			return err
 		}
 		ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		r := validate.Run(ctx, cfg, mcp.Implementation{Name: "run-mcp", Version: version})
-		io := streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}
-		if asJSON {
-			b, err := r.JSON()
-			if err != nil {
-				return exitf(ExitInternal, "encode the report: %v", err)
-			}
-			_, _ = io.out.Write(append(b, '\n'))
-		} else {
-			_, _ = io.out.Write([]byte(r.Text(deep) + "\n"))
-		}
-		switch {
-		case !r.Connected:
-			return &ExitError{Code: ExitUnavail, Quiet: true}
-		case r.Result == validate.Fail:
-			return &ExitError{Code: ExitToolError, Quiet: true}
-		}
-		return nil
+		return printReport(io, validate.Run(ctx, cfg, mcp.Implementation{Name: "run-mcp", Version: version}), deep, asJSON)
 	}
 	return cmd
+}
+
+func printReport(io streams, r validate.Report, deep, asJSON bool) error {
+	if asJSON {
+		b, err := r.JSON()
+		if err != nil {
+			return exitf(ExitInternal, "encode the report: %v", err)
+		}
+		_, _ = io.out.Write(append(b, '\n'))
+	} else {
+		_, _ = io.out.Write([]byte(r.Text(deep) + "\n"))
+	}
+	switch {
+	case !r.Connected:
+		return &ExitError{Code: ExitUnavail, Quiet: true}
+	case r.Result == validate.Fail:
+		return &ExitError{Code: ExitToolError, Quiet: true}
+	}
+	return nil
 }

@@ -31,14 +31,34 @@ func Run(ctx context.Context, cfg actors.Config, client mcp.Implementation) Repo
 		r.finish()
 		return r
 	}
-	r.Connected = true
 	r.add("handshake_connection", Pass, "connected in %dms", time.Since(start).Milliseconds())
+	return check(ctx, c, info, cfg.IsHTTP(), r)
+}
+
+// Running validates a server that is already running (a session's), without
+// restarting it.
+func Running(ctx context.Context, c *actors.Conn, info actors.Info) Report {
+	r := Report{Command: info.Target, Capabilities: []string{}, Stderr: []string{}}
+	if c.Phase() != actors.PhaseLive {
+		st, _ := c.Status(ctx)
+		r.add("handshake_connection", Fail, "the server is not running: %s", st.Why)
+		r.Exit = st.Exit
+		r.stderr(ctx, c)
+		r.finish()
+		return r
+	}
+	r.add("handshake_connection", Pass, "running since %s", info.ConnectedAt.Format(time.TimeOnly))
+	return check(ctx, c, info, info.Transport != "stdio", r)
+}
+
+func check(ctx context.Context, c *actors.Conn, info actors.Info, isHTTP bool, r Report) Report {
+	r.Connected = true
 	r.describe(info)
 	ch := &checker{r: &r, c: c, caps: info.Capabilities}
 	ch.tools(ctx)
 	ch.resources(ctx)
 	ch.prompts(ctx)
-	if cfg.IsHTTP() {
+	if isHTTP {
 		r.add("stdout_protocol_channel", Skip, "an HTTP target has no stdout run-mcp can watch")
 	} else {
 		time.Sleep(stderrSettle)

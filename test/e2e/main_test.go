@@ -83,9 +83,16 @@ func clip(s string) string {
 // its outputs (intercepted media, spilled results) kept out of the repo.
 func command(t *testing.T, ctx context.Context, args ...string) *exec.Cmd {
 	t.Helper()
+	return commandIn(t, ctx, t.TempDir(), args...)
+}
+
+// commandIn runs with TMPDIR=tmp, so commands of one test share session
+// records (they live under the temp dir).
+func commandIn(t *testing.T, ctx context.Context, tmp string, args ...string) *exec.Cmd {
+	t.Helper()
 	c := exec.CommandContext(ctx, bin, args...)
 	c.Dir = t.TempDir()
-	c.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	c.Env = append(os.Environ(), "TMPDIR="+tmp)
 	c.WaitDelay = 5 * time.Second
 	return c
 }
@@ -93,9 +100,15 @@ func command(t *testing.T, ctx context.Context, args ...string) *exec.Cmd {
 // run runs run-mcp to completion.
 func run(t *testing.T, args ...string) result {
 	t.Helper()
+	return runIn(t, t.TempDir(), args...)
+}
+
+// runIn runs run-mcp to completion with TMPDIR=tmp.
+func runIn(t *testing.T, tmp string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
-	c := command(t, ctx, args...)
+	c := commandIn(t, ctx, tmp, args...)
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb
 	start := time.Now()

@@ -1,0 +1,165 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/safesocket"
+	"github.com/run-mcp/run-mcp/snapshot"
+)
+
+// newReconnectCmd builds `reconnect --session NAME`: restart the session's
+// server after an edit and report what changed, or how the new code died.
+func newReconnectCmd(g *globals, version string) *cobra.Command {
+	return newHeadlessCmd(g, version, headless{use: "reconnect --session <name>",
+		short:        "Restart a session's server after an edit and print what changed",
+		example:      "  run-mcp reconnect --session main",
+		needsSession: "reconnect restarts a session's server: pass --session <name> (a one-shot command starts a fresh server anyway)",
+		run: func(ctx context.Context, x *job, _ *actors.Conn) error {
+			return reconnectSession(ctx, x)
+		}})
+}
+
+func reconnectSession(ctx context.Context, x *job) error {
+	r, err := x.g.bound.reg.Reconnect(ctx, x.g.bound.name, nil)
+	if err != nil {
+		out := map[string]any{"reconnected": false, "error": firstLineOf(err.Error())}
+		if c, rerr := x.g.bound.reg.Resolve(x.g.bound.name, false); rerr == nil {
+			if st, serr := c.Status(ctx); serr == nil && st.LastFailure != nil {
+				out["exit"] = st.LastFailure.Report.Exit
+				out["stderr"] = orEmpty(st.LastFailure.Report.Stderr)
+			}
+		}
+		_ = x.io.printJSON(out)
+		return &ExitError{Code: ExitUnavail, Quiet: true}
+	}
+	changes := []string{"Changes since last connection: no earlier listing to compare with"}
+	if r.HadPrior {
+		changes = snapshot.Diff(r.Before, r.Info.Listing)
+	}
+	return x.io.printJSON(map[string]any{"reconnected": true, "pid": r.Info.Pid, "command": r.Info.Target,
+		"protocol": r.Info.ProtocolVersion, "changes": changes})
+}
+
+func firstLineOf(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// sessionListing is one row of `sessions`.
+type sessionListing struct {
+	Name        string    `json:"name"`
+	Pid         int       `json:"pid"`
+	DaemonPid   int       `json:"daemon_pid"`
+	Phase       string    `json:"phase"`
+	Command     string    `json:"command"`
+	Cwd         string    `json:"cwd"`
+	EnvKeys     []string  `json:"env_keys"`
+	Protocol    string    `json:"protocol"`
+	StartedAt   time.Time `json:"started_at"`
+	Uptime      string    `json:"uptime"`
+	IdleMinutes float64   `json:"idle_timeout"`
+}
+
+func newSessionsCmd() *cobra.Command {
+	return &cobra.Command{Use: "sessions", Short: "List the running sessions as JSON", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			dir, err := safesocket.Dir()
+			if err != nil {
+				return exitf(ExitToolError, "%v", err)
+			}
+			rows := []sessionListing{}
+			for _, rec := range records(dir) {
+				reply, err := ask(rec.Socket, daemonRequest{Op: "ping"}, pingWait)
+				if err != nil {
+					prune(dir, rec)
+					fmt.Fprintf(cmd.ErrOrStderr(), "run-mcp: pruned session %q: its daemon is not answering (log: %s)\n", rec.Name, logPath(dir, rec.Name))
+					continue
+				}
+				rows = append(rows, listing(rec, reply.Info))
+			}
+			return streams{out: cmd.OutOrStdout()}.printJSON(rows)
+		}}
+}
+
+func listing(rec *record, in *sessionInfo) sessionListing {
+	l := sessionListing{Name: rec.Name, Pid: rec.Pid, DaemonPid: rec.DaemonPid, Command: rec.Target, Cwd: rec.Cwd,
+		EnvKeys: orEmpty(rec.EnvKeys), Protocol: rec.Protocol, StartedAt: rec.StartedAt,
+		Uptime: time.Since(rec.StartedAt).Round(time.Second).String(), IdleMinutes: rec.IdleMinutes}
+	if in != nil {
+		l.Phase, l.IdleMinutes = in.Phase, in.IdleMinutes
+		if in.Pid > 0 {
+			l.Pid = in.Pid
+		}
+	}
+	return l
+}
+
+// records reads every session record in dir, by name.
+func records(dir string) []*record {
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	sort.Strings(paths)
+	var out []*record
+	for _, p := range paths {
+		name := strings.TrimSuffix(filepath.Base(p), ".json")
+		if rec, err := loadRecord(dir, name); err == nil && rec != nil {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+func newCloseSessionCmd() *cobra.Command {
+	return &cobra.Command{Use: "close-session <session_name>", Short: "Stop a session's server and its daemon", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := args[0]
+			if !sessionName.MatchString(name) {
+				return exitf(ExitUsage, "session name %q must start with a letter or digit and use only letters, digits, '.', '_' and '-'", name)
+			}
+			dir, err := safesocket.Dir()
+			if err != nil {
+				return exitf(ExitToolError, "%v", err)
+			}
+			rec, err := loadRecord(dir, name)
+			if err != nil {
+				removeRecord(dir, name)
+				return exitf(ExitToolError, "%v; it was removed", err)
+			}
+			if rec == nil {
+				return exitf(ExitToolError, "no session named %q is running (run-mcp sessions lists them)", name)
+			}
+			out := map[string]any{"closed": name, "pid": rec.Pid}
+			reply, err := ask(rec.Socket, daemonRequest{Op: "close"}, pingWait)
+			if err != nil {
+				prune(dir, rec)
+				out["note"] = "its daemon was not answering; the record was removed"
+			} else {
+				if reply.Info != nil && reply.Info.Pid > 0 {
+					out["pid"] = reply.Info.Pid
+				}
+				waitGone(rec.Socket, 5*time.Second)
+			}
+			return streams{out: cmd.OutOrStdout()}.printJSON(out)
+		}}
+}
+
+// waitGone waits for a closing daemon to remove its socket.
+func waitGone(path string, limit time.Duration) {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(path); os.IsNotExist(err) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

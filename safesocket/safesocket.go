@@ -1,0 +1,94 @@
+package safesocket
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// maxSocketPath is the room a Unix socket path has (sun_path, with its NUL).
+const maxSocketPath = 100
+
+// Dir returns the owner-only directory for run-mcp's sessions under the temp
+// dir, creating it 0700. An existing directory that others can enter, or
+// that another user owns, is refused rather than used.
+func Dir() (string, error) {
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("run-mcp-%d", os.Getuid()), "sessions")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("create the session directory %s: %w", dir, err)
+	}
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := ownerOnly(d); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+func ownerOnly(dir string) error {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("check the session directory: %w", err)
+	}
+	if info.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("the session directory %s is open to other users (%v) and cannot be closed: %w", dir, info.Mode().Perm(), err)
+		}
+	}
+	return checkOwner(dir, info)
+}
+
+// Path is the socket path for a session name: <dir>/<name>.sock, or a short
+// hashed name when that would be too long for a Unix socket.
+func Path(dir, name string) string {
+	p := filepath.Join(dir, name+".sock")
+	if len(p) < maxSocketPath {
+		return p
+	}
+	sum := sha256.Sum256([]byte(name))
+	return filepath.Join(dir, "s-"+hex.EncodeToString(sum[:6])+".sock")
+}
+
+// Listen listens on path, replacing a stale socket file, and accepts only
+// connections from this user.
+func Listen(path string) (net.Listener, error) {
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("remove the stale socket %s: %w", path, err)
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", path, err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("restrict the socket %s: %w", path, err)
+	}
+	return &sameUser{Listener: ln}, nil
+}
+
+// sameUser drops connections whose peer is another user.
+type sameUser struct{ net.Listener }
+
+func (l *sameUser) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		if uc, ok := c.(*net.UnixConn); ok && !peerIsUs(uc) {
+			c.Close()
+			continue
+		}
+		return c, nil
+	}
+}
+
+// Dial connects to the daemon at path.
+func Dial(path string, timeout time.Duration) (net.Conn, error) {
+	return net.DialTimeout("unix", path, timeout)
+}

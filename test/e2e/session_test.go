@@ -1,0 +1,224 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// session runs the commands of one test against one session directory and
+// closes whatever is left when the test ends.
+type session struct {
+	t    *testing.T
+	tmp  string
+	name string
+}
+
+func newSession(t *testing.T, name string) *session {
+	s := &session{t: t, tmp: t.TempDir(), name: name}
+	t.Cleanup(func() { runIn(t, s.tmp, "close-session", name) })
+	return s
+}
+
+func (s *session) run(args ...string) result {
+	s.t.Helper()
+	return runIn(s.t, s.tmp, args...)
+}
+
+type sessionRow struct {
+	Name      string   `json:"name"`
+	Pid       int      `json:"pid"`
+	DaemonPid int      `json:"daemon_pid"`
+	EnvKeys   []string `json:"env_keys"`
+	Idle      float64  `json:"idle_timeout"`
+}
+
+func (s *session) list() []sessionRow {
+	s.t.Helper()
+	r := s.run("sessions")
+	r.wantCode(s.t, 0)
+	var rows []sessionRow
+	r.json(s.t, &rows)
+	return rows
+}
+
+func TestSessionDevLoop(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, "main")
+	tools := filepath.Join(t.TempDir(), "tools.txt")
+	if err := os.WriteFile(tools, []byte("extra_one\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	target := demo("--tools-file", tools)
+
+	r := s.run(args([]string{"call", "env", "name=API_KEY", "--session", "main", "--env", "API_KEY=sk-secret-123"}, target)...)
+	r.wantCode(t, 0)
+	r.wantStdout(t, `API_KEY is set: \"sk-secret-123\"`)
+
+	// Later calls attach without the command and print nothing but the result.
+	r = s.run("call", "echo", "message=again", "--session", "main")
+	r.wantCode(t, 0)
+	r.wantStdout(t, "echo: again")
+	if strings.TrimSpace(r.stderr) != "" {
+		t.Errorf("a sessioned call must print nothing but the result; stderr:\n%s", r.stderr)
+	}
+
+	rows := s.list()
+	if len(rows) != 1 || rows[0].Name != "main" || strings.Join(rows[0].EnvKeys, ",") != "API_KEY" {
+		t.Fatalf("sessions: %+v", rows)
+	}
+	serverPid, daemonPid := rows[0].Pid, rows[0].DaemonPid
+	assertNoSecret(t, s.tmp, "sk-secret-123")
+
+	// A different command, or different env, is refused with the difference.
+	r = s.run(args([]string{"list-tools", "--session", "main"}, demo())...)
+	r.wantCode(t, 64)
+	r.wantStderr(t, "was started with a different setup", "command:")
+	r = s.run("list-tools", "--session", "main", "--env", "API_KEY=other")
+	r.wantCode(t, 64)
+	r.wantStderr(t, "env: the session has API_KEY, this call passes API_KEY (names only")
+	if strings.Contains(r.stderr, "other") || strings.Contains(r.stderr, "sk-secret") {
+		t.Errorf("a refusal must not echo env values:\n%s", r.stderr)
+	}
+
+	// Edit the server, reconnect, see what changed.
+	if err := os.WriteFile(tools, []byte("search_images\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = s.run("reconnect", "--session", "main")
+	r.wantCode(t, 0)
+	var rec struct {
+		Reconnected bool     `json:"reconnected"`
+		Pid         int      `json:"pid"`
+		Changes     []string `json:"changes"`
+	}
+	r.json(t, &rec)
+	if !rec.Reconnected || rec.Pid == serverPid || !contains(rec.Changes, "  Tools: +1 added (search_images), -1 removed (extra_one)") ||
+		!contains(rec.Changes, "  Resources: unchanged") {
+		t.Fatalf("reconnect: %+v", rec)
+	}
+	if !dead(serverPid) {
+		t.Errorf("the old server PID %d still runs after reconnect", serverPid)
+	}
+
+	// stderr is data, from the running server.
+	s.run("call", "stderr", "lines:=2", "--session", "main").wantCode(t, 0)
+	r = s.run("stderr", "2", "--session", "main")
+	var lines []string
+	r.json(t, &lines)
+	if strings.Join(lines, "|") != "stderr line 1|stderr line 2" {
+		t.Fatalf("stderr --session: %q", lines)
+	}
+
+	// validate checks the running instance.
+	r = s.run("validate", "--session", "main")
+	r.wantCode(t, 0)
+	r.wantStdout(t, "Validation Result: PASS")
+
+	r = s.run("close-session", "main")
+	r.wantCode(t, 0)
+	if rows := s.list(); len(rows) != 0 {
+		t.Fatalf("after close-session: %+v", rows)
+	}
+	for _, pid := range []int{rec.Pid, daemonPid} {
+		waitGone(t, pid, "a process of the closed session")
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, l := range list {
+		if l == s {
+			return true
+		}
+	}
+	return false
+}
+
+// assertNoSecret checks that no session file holds an env value.
+func assertNoSecret(t *testing.T, tmp, secret string) {
+	t.Helper()
+	_ = filepath.Walk(tmp, func(p string, info os.FileInfo, err error) error {
+		if err == nil && info.Mode().IsRegular() {
+			if b, _ := os.ReadFile(p); strings.Contains(string(b), secret) {
+				t.Errorf("%s holds an env value", p)
+			}
+		}
+		return nil
+	})
+}
+
+func TestSessionServerFailsToStart(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, "broken")
+	r := s.run(args([]string{"call", "echo", "message=x", "--session", "broken"}, demo("--crash-at-start", "no database"))...)
+	r.wantCode(t, 69)
+	r.wantStderr(t, "Failed to connect: Connection closed", "The server exited with code 1.", "demo-server: fatal: no database")
+	if rows := s.list(); len(rows) != 0 {
+		t.Fatalf("a session whose server failed to start was left behind: %+v", rows)
+	}
+	r = s.run("call", "echo", "message=x", "--session", "broken")
+	r.wantCode(t, 64)
+	r.wantStderr(t, `no session named "broken" is running`)
+}
+
+func TestSessionDaemonDeathIsExplained(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, "fragile")
+	s.run(args([]string{"list-tools", "--session", "fragile"}, demo())...).wantCode(t, 0)
+	rows := s.list()
+	if len(rows) != 1 {
+		t.Fatalf("sessions: %+v", rows)
+	}
+	p, _ := os.FindProcess(rows[0].DaemonPid)
+	if err := p.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, rows[0].DaemonPid, "the killed daemon")
+	waitGone(t, rows[0].Pid, "the server of a killed daemon")
+	r := s.run("call", "echo", "message=x", "--session", "fragile")
+	r.wantCode(t, 1)
+	r.wantStderr(t, `session "fragile" is gone: its daemon is not answering`, "Its log says:", "session fragile: serving")
+	if rows := s.list(); len(rows) != 0 {
+		t.Fatalf("the dead session's record was not pruned: %+v", rows)
+	}
+}
+
+func TestSessionReconnectInterruptsACall(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, "busy")
+	s.run(args([]string{"list-tools", "--session", "busy"}, demo())...).wantCode(t, 0)
+	done := make(chan result, 1)
+	go func() { done <- s.run("call", "slow", "seconds:=10", "--session", "busy") }()
+	time.Sleep(300 * time.Millisecond) // let the call reach the server; not a timing assertion
+	s.run("reconnect", "--session", "busy").wantCode(t, 0)
+	r := <-done
+	r.wantCode(t, 1)
+	r.wantStderr(t, "A reconnect interrupted this call")
+}
+
+func TestSessionIdleTimeout(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, "sleepy")
+	s.run(args([]string{"list-tools", "--session", "sleepy", "--idle-timeout", "0.01"}, demo())...).wantCode(t, 0)
+	rows := s.list()
+	if len(rows) != 1 || rows[0].Idle != 0.01 {
+		t.Fatalf("sessions must show the idle timeout: %+v", rows)
+	}
+	waitGone(t, rows[0].DaemonPid, "the daemon of an idle session")
+	waitGone(t, rows[0].Pid, "the server of an idle session")
+	if rows := s.list(); len(rows) != 0 {
+		t.Fatalf("an idle session was left listed: %+v", rows)
+	}
+}
+
+func TestSessionUsageErrors(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	runIn(t, tmp, "list-tools", "--session", "bad/name", "--", bin, "demo-server").wantCode(t, 64)
+	r := runIn(t, tmp, "reconnect")
+	r.wantCode(t, 64)
+	r.wantStderr(t, "pass --session <name>")
+	runIn(t, tmp, "close-session", "nothing-here").wantCode(t, 1)
+}
