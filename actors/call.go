@@ -235,7 +235,12 @@ func stringArgs(a map[string]any) map[string]string {
 // raw sends one request with our own id and returns the result bytes. A
 // cancelled request is followed by notifications/cancelled.
 func (s *session) raw(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	id := mcp.NewRequestId(fmt.Sprintf("run-mcp-%d", s.reqSeq.Add(1)))
+	return s.rawWithID(ctx, mcp.NewRequestId(fmt.Sprintf("run-mcp-%d", s.reqSeq.Add(1))), method, params)
+}
+
+// rawWithID is raw with an id the caller chose (a listen stream's id is its
+// subscription id).
+func (s *session) rawWithID(ctx context.Context, id mcp.RequestId, method string, params any) (json.RawMessage, error) {
 	resp, err := s.tr.SendRequest(ctx, transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method, Params: params})
 	if err != nil {
 		if ctx.Err() != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/run-mcp/run-mcp/snapshot"
 )
 
@@ -20,6 +22,10 @@ func (c *Conn) connectLocked(ctx context.Context, cfg Config) (Info, error) {
 		return Info{}, err
 	}
 	s, err := c.open(ctx, cfg, c.handleTargetRequest)
+	var stream *Stream
+	if err == nil {
+		stream = c.listenForChanges(s)
+	}
 	var listing snapshot.Listing
 	if err == nil && cfg.Listing {
 		listing, err = s.listing(ctx)
@@ -50,9 +56,32 @@ func (c *Conn) connectLocked(ctx context.Context, cfg Config) (Info, error) {
 		st.lastUsed = time.Now()
 		info = s.info(c.name)
 		info.Listing = st.listing
+		info.Listen = stream
 	})
 	go c.watch(s)
 	return info, nil
+}
+
+// listenForChanges opens, on a 2026-07-28 connection, one listen stream for
+// every list_changed kind the server advertises; in that era a server sends
+// change notifications only on such a stream.
+func (c *Conn) listenForChanges(s *session) *Stream {
+	if s.init == nil || !mcp.IsModernProtocol(s.init.ProtocolVersion) {
+		return nil
+	}
+	caps := s.init.Capabilities
+	var f mcp.SubscriptionFilter
+	f.ToolsListChanged = caps.Tools != nil && caps.Tools.ListChanged
+	f.PromptsListChanged = caps.Prompts != nil && caps.Prompts.ListChanged
+	f.ResourcesListChanged = caps.Resources != nil && caps.Resources.ListChanged
+	if f.IsEmpty() {
+		return nil
+	}
+	st, err := s.listen(f, c.env.clientInfo)
+	if err != nil {
+		c.env.log.Warn("listen stream failed", "connection", c.name, "err", err)
+	}
+	return &st
 }
 
 // watch tells the actor when a session's process exits or its channel

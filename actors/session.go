@@ -32,6 +32,7 @@ type session struct {
 	started  time.Time
 	cancel   context.CancelFunc // releases handlers of the target's requests
 	reqSeq   atomic.Int64
+	streams  streams
 }
 
 // Info describes a live connection.
@@ -50,6 +51,9 @@ type Info struct {
 	ConnectedAt     time.Time              `json:"connected_at"`
 	Roots           []mcp.Root             `json:"-"`
 	Noise           wire.EvidenceSnapshot  `json:"-"`
+	// Listen is the stream opened at connect on a 2026-07-28 connection for
+	// the list_changed kinds the server advertises (nil: none asked).
+	Listen *Stream `json:"-"`
 }
 
 func (s *session) info(name string) Info {
@@ -93,8 +97,11 @@ func (c *Conn) open(ctx context.Context, cfg Config, handler transport.RequestHa
 		bidi.SetRequestHandler(handler)
 	}
 	s.client.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method == string(mcp.MethodNotificationToolsListChanged) {
+		switch n.Method {
+		case string(mcp.MethodNotificationToolsListChanged):
 			c.tools.Store(nil) // the next call re-lists before checking names
+		case mcp.MethodNotificationSubscriptionsAcknowledged:
+			s.streams.onAck(n)
 		}
 		c.notes.add(n, time.Now())
 		c.env.host.Notify(c.name, n)
@@ -242,6 +249,7 @@ func (s *session) report(stderrSince int) ProcessReport {
 // stop ends the session: the handlers of the target's requests are released,
 // the client closed, the process stopped and every goroutine waited for.
 func (s *session) stop() {
+	s.stopStreams()
 	if s.cancel != nil {
 		s.cancel()
 	}

@@ -280,6 +280,9 @@ func (f *front) subscribe(ctx context.Context, a map[string]any) (*mcp.CallToolR
 	if err != nil {
 		return nil, err
 	}
+	if st.Info != nil && mcp.IsModernProtocol(st.Info.ProtocolVersion) {
+		return f.subscribeModern(ctx, c, uri, un)
+	}
 	warn := ""
 	if st.Info != nil && (st.Info.Capabilities.Resources == nil || !st.Info.Capabilities.Resources.Subscribe) {
 		warn = "\nWarning: the server does not advertise resources.subscribe in its capabilities, yet it was asked; a strict client would not subscribe."
@@ -291,6 +294,26 @@ func (f *front) subscribe(ctx context.Context, a map[string]any) (*mcp.CallToolR
 		return textResult("Unsubscribed from " + uri + "." + warn), nil
 	}
 	return textResult(fmt.Sprintf("Subscribed to %s. Trigger a change, then check get_server_notifications method=resources/updated.%s", uri, warn)), nil
+}
+
+// subscribeModern opens (or closes) a per-URI subscriptions/listen stream on
+// a 2026-07-28 connection and reports what the server honored.
+func (f *front) subscribeModern(ctx context.Context, c *actors.Conn, uri string, un bool) (*mcp.CallToolResult, error) {
+	if un {
+		stopped, err := c.StopListen(ctx, uri)
+		if err != nil {
+			return nil, err
+		}
+		if !stopped {
+			return nil, &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: "no listen stream is open for " + uri + "; subscribe_to_resource opens one"}
+		}
+		return textResult("Closed the subscriptions/listen stream for " + uri + " (notifications/cancelled sent)."), nil
+	}
+	s, err := c.Listen(ctx, mcp.SubscriptionFilter{ResourceSubscriptions: []string{uri}})
+	if err != nil {
+		return nil, fmt.Errorf("the server did not open a subscriptions/listen stream for %s: %w", uri, err)
+	}
+	return textResult(listenLine(s) + ".\nTrigger a change, then check get_server_notifications method=resources/updated."), nil
 }
 
 func (f *front) readResult(_ context.Context, a map[string]any) (*mcp.CallToolResult, error) {

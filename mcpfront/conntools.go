@@ -105,9 +105,25 @@ func (f *front) describe(b *strings.Builder, info actors.Info) {
 		fmt.Fprintf(b, "Offers: %s\n", snapshot.Summary(l))
 	}
 	b.WriteString(f.inputLine(len(info.Roots)) + "\n")
+	if l := info.Listen; l != nil {
+		b.WriteString(listenLine(*l) + "\n")
+	}
 	if n := info.Noise; n.NoiseTotal > 0 || n.ErrorsTotal > 0 {
 		b.WriteString(noiseSection(n))
 	}
+}
+
+// listenLine says what a listen stream asked for and what the server honored,
+// so a filter it accepted but will never deliver on is visible.
+func listenLine(s actors.Stream) string {
+	if s.Honored == nil {
+		return fmt.Sprintf("Listen stream (subscriptions/listen): asked %s; it failed: %s", actors.Describe(s.Asked), s.Err)
+	}
+	line := fmt.Sprintf("Listen stream (subscriptions/listen): asked %s; the server honored %s", actors.Describe(s.Asked), actors.Describe(*s.Honored))
+	if missing := actors.Unhonored(s.Asked, *s.Honored); missing != "" {
+		line += fmt.Sprintf(" (not honored: %s, so those notifications will never arrive)", missing)
+	}
+	return line
 }
 
 // inputLine says what a target's requests to the client will reach.

@@ -243,3 +243,28 @@ func clip(s string) string {
 }
 
 func sortStrings(s []string) { sort.Strings(s) }
+
+// listChangedStream opens a subscriptions/listen stream for every
+// list_changed kind the server advertises and checks it honors them: a
+// filter it accepts and never delivers on is invisible to a client.
+func (ch *checker) listChangedStream(ctx context.Context) {
+	var f mcp.SubscriptionFilter
+	f.ToolsListChanged = ch.caps.Tools != nil && ch.caps.Tools.ListChanged
+	f.PromptsListChanged = ch.caps.Prompts != nil && ch.caps.Prompts.ListChanged
+	f.ResourcesListChanged = ch.caps.Resources != nil && ch.caps.Resources.ListChanged
+	if f.IsEmpty() {
+		ch.r.add("list_changed_stream", Skip, "the server advertises no listChanged capability")
+		return
+	}
+	s, err := ch.c.Listen(ctx, f)
+	if err != nil {
+		ch.r.add("list_changed_stream", Fail, "asked %s on subscriptions/listen: %v", actors.Describe(f), err)
+		return
+	}
+	defer func() { _, _ = ch.c.StopListen(ctx, s.ID) }()
+	if missing := actors.Unhonored(f, *s.Honored); missing != "" {
+		ch.r.add("list_changed_stream", Warn, "advertised but not honored on subscriptions/listen: %s; those notifications will never arrive", missing)
+		return
+	}
+	ch.r.add("list_changed_stream", Pass, "honored %s", actors.Describe(*s.Honored))
+}

@@ -58,6 +58,10 @@ func check(ctx context.Context, c *actors.Conn, info actors.Info, isHTTP bool, r
 	ch.tools(ctx)
 	ch.resources(ctx)
 	ch.prompts(ctx)
+	if mcp.IsModernProtocol(info.ProtocolVersion) {
+		r.add("discover_result", Pass, "server/discover answered; the connection speaks %s", info.ProtocolVersion)
+		ch.listChangedStream(ctx)
+	}
 	if isHTTP {
 		r.add("stdout_protocol_channel", Skip, "an HTTP target has no stdout run-mcp can watch")
 	} else {

@@ -47,3 +47,11 @@ func TestValidateDeadServer(t *testing.T) {
 	r.wantStdout(t, "Validation Result: FAIL", "[FAIL] handshake_connection: Failed to connect: Connection closed",
 		"The server exited with code 1.", "demo-server: fatal: port 5432 refused")
 }
+
+func TestValidateModernEra(t *testing.T) {
+	t.Parallel()
+	r := run(t, args([]string{"--protocol", "2026-07-28", "validate", "--deep"}, demo())...)
+	r.wantCode(t, 0)
+	r.wantStdout(t, "Protocol: 2026-07-28 (modern era)", "[PASS] discover_result",
+		"[PASS] list_changed_stream: honored toolsListChanged, promptsListChanged, resourcesListChanged")
+}
