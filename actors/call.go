@@ -27,6 +27,9 @@ type CallRequest struct {
 	Name    string // tool or prompt name, or resource URI
 	Args    map[string]any
 	Timeout time.Duration // server time; 0 = none
+	// OnProgress, if set, is called with each progress update of the call as
+	// it arrives (on the target's read loop: it must not block for long).
+	OnProgress func(ProgressEvent)
 }
 
 // Outcome is what a call produced and how it went.
@@ -109,7 +112,7 @@ func (c *Conn) runCall(ctx context.Context, s *session, call *callState, req Cal
 		stderrMark = s.proc.Stderr().Total()
 	}
 	evBefore := s.evidence.Snapshot()
-	c.notes.trackProgress(call.token, call.started)
+	c.notes.trackProgress(call.token, call.started, req.OnProgress)
 	raw, err := s.send(ctx, req, call.token)
 	if err == nil {
 		c.notes.settle(call.token, progressSettle)

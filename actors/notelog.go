@@ -41,6 +41,7 @@ type noteLog struct {
 type progressTrack struct {
 	started time.Time
 	events  []ProgressEvent
+	relay   func(ProgressEvent)
 }
 
 func newNoteLog() *noteLog { return &noteLog{progress: map[string]*progressTrack{}} }
@@ -54,14 +55,19 @@ func (l *noteLog) add(n mcp.JSONRPCNotification, now time.Time) {
 		params = withMeta(params, n.Params.Meta)
 	}
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	l.seq++
 	l.notes = append(l.notes, Note{Seq: l.seq, Time: now, Method: n.Method, Params: params})
 	if len(l.notes) > maxNotes {
 		l.notes = l.notes[len(l.notes)-maxNotes:]
 	}
+	var relay func(ProgressEvent)
+	var ev ProgressEvent
 	if n.Method == string(mcp.MethodNotificationProgress) {
-		l.fileProgress(params, now)
+		relay, ev = l.fileProgress(params, now)
+	}
+	l.mu.Unlock()
+	if relay != nil {
+		relay(ev) // outside the lock: it writes to the host
 	}
 }
 
@@ -74,17 +80,18 @@ func withMeta(params map[string]any, meta map[string]any) map[string]any {
 	return out
 }
 
-func (l *noteLog) fileProgress(params map[string]any, now time.Time) {
+func (l *noteLog) fileProgress(params map[string]any, now time.Time) (func(ProgressEvent), ProgressEvent) {
 	token := fmt.Sprint(params["progressToken"])
 	track, ok := l.progress[token]
 	if !ok {
-		return
+		return nil, ProgressEvent{}
 	}
 	ev := ProgressEvent{At: now.Sub(track.started), Message: asString(params["message"])}
 	ev.AtMS = ev.At.Milliseconds()
 	ev.Progress, _ = params["progress"].(float64)
 	ev.Total, _ = params["total"].(float64)
 	track.events = append(track.events, ev)
+	return track.relay, ev
 }
 
 func asString(v any) string {
@@ -93,9 +100,9 @@ func asString(v any) string {
 }
 
 // trackProgress starts attributing progress with token to a call.
-func (l *noteLog) trackProgress(token string, started time.Time) {
+func (l *noteLog) trackProgress(token string, started time.Time, relay func(ProgressEvent)) {
 	l.mu.Lock()
-	l.progress[token] = &progressTrack{started: started}
+	l.progress[token] = &progressTrack{started: started, relay: relay}
 	l.mu.Unlock()
 }
 

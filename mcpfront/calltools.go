@@ -45,7 +45,8 @@ func (f *front) call(ctx context.Context, a map[string]any) (*mcp.CallToolResult
 		args = getObj(a, "args")
 	}
 	req := actors.CallRequest{Kind: getStr(a, "type"), Name: getStr(a, "name"), Args: args,
-		Timeout: time.Duration(getInt(a, "timeout_ms", int(f.opts.Timeout.Milliseconds()))) * time.Millisecond}
+		Timeout:    time.Duration(getInt(a, "timeout_ms", int(f.opts.Timeout.Milliseconds()))) * time.Millisecond,
+		OnProgress: f.progressRelay(ctx)}
 	if req.Kind == actors.KindTool {
 		if err := f.checkTool(ctx, c, req); err != nil {
 			return nil, err
@@ -70,6 +71,26 @@ func (f *front) call(ctx context.Context, a map[string]any) (*mcp.CallToolResult
 		return f.out.pass.hold(out.Raw), nil
 	}
 	return res, nil
+}
+
+// progressRelay forwards the target's progress to the host under the host's
+// own token, when the host asked for progress; a host like Claude Code
+// shows it streaming.
+func (f *front) progressRelay(ctx context.Context) func(actors.ProgressEvent) {
+	token := ctx.Value(progressTokenKey{})
+	if token == nil {
+		return nil
+	}
+	return func(ev actors.ProgressEvent) {
+		params := map[string]any{"progressToken": token, "progress": ev.Progress}
+		if ev.Total > 0 {
+			params["total"] = ev.Total
+		}
+		if ev.Message != "" {
+			params["message"] = ev.Message
+		}
+		_ = f.out.notify("notifications/progress", params)
+	}
 }
 
 // checkTool checks the name and required arguments against the server's

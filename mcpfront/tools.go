@@ -12,6 +12,10 @@ import (
 	"github.com/run-mcp/run-mcp/actors"
 )
 
+// progressTokenKey carries the host's progress token of a call to its
+// handler, so the target's progress can be relayed to the host as it happens.
+type progressTokenKey struct{}
+
 type handler func(ctx context.Context, args map[string]any) (*mcp.CallToolResult, error)
 
 type toolDef struct {
@@ -124,6 +128,9 @@ func (f *front) wrap(d toolDef) server.ToolHandlerFunc {
 				res, err = errResult(fmt.Errorf("run-mcp hit an internal error in %s (%v); the connection is kept. Please report it", d.name, r)), nil
 			}
 		}()
+		if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
+			ctx = context.WithValue(ctx, progressTokenKey{}, req.Params.Meta.ProgressToken)
+		}
 		res, err = d.run(ctx, args)
 		if err != nil {
 			return errResult(err), nil

@@ -105,3 +105,30 @@ func TestCancellationReachesTarget(t *testing.T) {
 		t.Errorf("echo after a cancel: got %q", got)
 	}
 }
+
+// A host that offers a progress token for call_mcp_primitive sees the
+// target's progress streamed under its own token as it happens.
+func TestProgressRelayedToHost(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	connectDemo(t, h, "")
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "call_mcp_primitive"
+	req.Params.Arguments = tool("slow", map[string]any{"seconds": 0.3, "steps": 3})
+	req.Params.Meta = &mcp.Meta{ProgressToken: "host-token-7"}
+	if _, err := h.c.CallTool(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	ok := eventually(5*time.Second, func() bool {
+		n := 0
+		for _, note := range h.notifications() {
+			if note.Method == "notifications/progress" && note.Params.AdditionalFields["progressToken"] == "host-token-7" {
+				n++
+			}
+		}
+		return n == 3
+	})
+	if !ok {
+		t.Fatalf("want 3 progress notifications under the host's token, got %v", h.notifications())
+	}
+}

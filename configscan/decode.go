@@ -1,0 +1,105 @@
+package configscan
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"regexp"
+	"syscall"
+
+	"github.com/BurntSushi/toml"
+	"github.com/tailscale/hujson"
+)
+
+// load reads and decodes one config file. A file that is not there is not an
+// error: exists is false. Any other failure is, with the reason.
+func load(path string, asTOML bool) (doc map[string]any, exists bool, err error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, true, fmt.Errorf("cannot read the file: %w; check that it is a readable regular file", err)
+	}
+	if asTOML {
+		doc, err = decodeTOML(data)
+	} else {
+		doc, err = decodeJSONC(data)
+	}
+	return doc, true, err
+}
+
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// decodeJSONC parses JSON that may carry comments and trailing commas.
+func decodeJSONC(data []byte) (map[string]any, error) {
+	data = bytes.TrimPrefix(data, utf8BOM)
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New("the file is empty, which is not valid JSON; write {} or delete it")
+	}
+	std, err := hujson.Standardize(data)
+	if err != nil {
+		return nil, fmt.Errorf("not valid JSON, even allowing comments and trailing commas: %w; fix the syntax at that position", err)
+	}
+	var doc any
+	if err := json.Unmarshal(std, &doc); err != nil {
+		return nil, fmt.Errorf("not valid JSON: %w; fix the syntax", err)
+	}
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("the top level is %s, not an object; a config file holds one JSON object", kindOf(doc))
+	}
+	return obj, nil
+}
+
+// quoted matches a double-quoted string in a TOML error message: the parser
+// quotes the text it choked on, which may be part of a secret value.
+var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// decodeTOML parses Codex's config.toml.
+func decodeTOML(data []byte) (map[string]any, error) {
+	doc := map[string]any{}
+	_, err := toml.Decode(string(bytes.TrimPrefix(data, utf8BOM)), &doc)
+	var perr toml.ParseError
+	if errors.As(err, &perr) {
+		return nil, fmt.Errorf("not valid TOML: line %d, column %d: %s; fix the syntax there",
+			perr.Position.Line, perr.Position.Col, quoted.ReplaceAllString(perr.Message, `"…"`))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("not valid TOML: %w; fix the syntax", err)
+	}
+	return doc, nil
+}
+
+// table finds the object at a dotted key path ("mcp.servers"). found is false
+// when any step is missing; a step that is not an object is an error.
+func table(doc map[string]any, path []string) (obj map[string]any, found bool, err error) {
+	obj = doc
+	for i, key := range path {
+		raw, ok := obj[key]
+		if !ok || raw == nil {
+			return nil, false, nil
+		}
+		next, ok := raw.(map[string]any)
+		if !ok {
+			return nil, true, fmt.Errorf("%q is %s, not an object of servers by name; nothing in it can be read",
+				joinKey(path[:i+1]), kindOf(raw))
+		}
+		obj = next
+	}
+	return obj, true, nil
+}
+
+func joinKey(path []string) string {
+	var b bytes.Buffer
+	for i, k := range path {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(k)
+	}
+	return b.String()
+}
