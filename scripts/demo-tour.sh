@@ -31,4 +31,18 @@ echo "A typo in the tool name (exit 64) and a bare word that is not an argument 
 step $BIN call ecko message=hi -- $DEMO
 step $BIN call echo hello -- $DEMO
 echo
+echo "What a strict client would reject, checked (exit 0 PASS/WARN, 1 FAIL)."
+step $BIN validate -- $DEMO --stdout-noise "debug: booting"
+echo
+echo "The dev loop from a shell: a session keeps the server up between commands."
+TOOLS=$(mktemp)
+echo "search" > "$TOOLS"
+trap 'rm -f "$TOOLS"; $BIN close-session tour >/dev/null 2>&1' EXIT
+step $BIN call search message=first --session tour -- $DEMO --tools-file "$TOOLS"
+step $BIN call search message=second --session tour
+echo "search_images" >> "$TOOLS"   # "edit the server"
+step $BIN reconnect --session tour
+step $BIN sessions
+step $BIN close-session tour
+echo
 echo "Register run-mcp with your agent (see README.md) and it gets all of this as MCP tools."
