@@ -32,11 +32,11 @@ func load(path string, asTOML bool) (doc map[string]any, exists bool, err error)
 	return doc, true, err
 }
 
-var utf8BOM = []byte("\xef\xbb\xbf")
+const utf8BOM = "\xef\xbb\xbf"
 
 // decodeJSONC parses JSON that may carry comments and trailing commas.
 func decodeJSONC(data []byte) (map[string]any, error) {
-	data = bytes.TrimPrefix(data, utf8BOM)
+	data = bytes.TrimPrefix(data, []byte(utf8BOM))
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errors.New("the file is empty, which is not valid JSON; write {} or delete it")
 	}
@@ -61,17 +61,27 @@ var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 
 // decodeTOML parses Codex's config.toml.
 func decodeTOML(data []byte) (map[string]any, error) {
+	data = bytes.TrimPrefix(data, []byte(utf8BOM))
 	doc := map[string]any{}
-	_, err := toml.Decode(string(bytes.TrimPrefix(data, utf8BOM)), &doc)
+	_, err := toml.Decode(string(data), &doc)
 	var perr toml.ParseError
 	if errors.As(err, &perr) {
+		line, col := lineColumn(data, perr.Position.Start)
 		return nil, fmt.Errorf("not valid TOML: line %d, column %d: %s; fix the syntax there",
-			perr.Position.Line, perr.Position.Col, quoted.ReplaceAllString(perr.Message, `"…"`))
+			line, col, quoted.ReplaceAllString(perr.Message, `"…"`))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("not valid TOML: %w; fix the syntax", err)
 	}
 	return doc, nil
+}
+
+// lineColumn turns a byte offset into a 1-based line and column. The TOML
+// parser's own line is off by one when the error is a line's end.
+func lineColumn(data []byte, offset int) (line, col int) {
+	offset = min(max(offset, 0), len(data))
+	before := data[:offset]
+	return 1 + bytes.Count(before, []byte("\n")), offset - bytes.LastIndexByte(before, '\n')
 }
 
 // table finds the object at a dotted key path ("mcp.servers"). found is false

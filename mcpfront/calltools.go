@@ -376,6 +376,3 @@ func (f *front) stderr(ctx context.Context, a map[string]any) (*mcp.CallToolResu
 	return textResult(b.String()), nil
 }
 
-func (f *front) available(context.Context, map[string]any) (*mcp.CallToolResult, error) {
-	return nil, errors.New("list_available_mcp_servers is not in this build yet: config discovery lands in the next release. Meanwhile, pass the command you run your server with to connect_to_mcp")
-}

@@ -79,6 +79,7 @@ type hostConfig struct {
 	// "accept the defaults". noElicitation declares no elicitation at all.
 	elicit        func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error)
 	noElicitation bool
+	env           []string // extra environment for run-mcp itself (e.g. a fake HOME)
 }
 
 // host is the test's stand-in for a coding agent's MCP client, with
@@ -156,7 +157,7 @@ func startWith(t *testing.T, cfg hostConfig) *host {
 	}
 	cmdFunc := func(_ context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
 		cmd := exec.Command(command, args...)
-		cmd.Env = append(os.Environ(), env...)
+		cmd.Env = append(append(os.Environ(), env...), cfg.env...)
 		cmd.Stderr = h.stderr
 		h.cmd = cmd // Start calls this synchronously, before any use of h.cmd
 		return cmd, nil
