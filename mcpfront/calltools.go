@@ -375,4 +375,3 @@ func (f *front) stderr(ctx context.Context, a map[string]any) (*mcp.CallToolResu
 	fmt.Fprintf(&b, "next: since=%d", ex.Total)
 	return textResult(b.String()), nil
 }
-
