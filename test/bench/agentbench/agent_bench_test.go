@@ -107,3 +107,15 @@ func BenchmarkHundredConnections(b *testing.B) {
 		h.close(b)
 	}
 }
+
+// BenchmarkHostRoundTrip: one ping through the agent server's stdio and
+// mcp-go's server dispatch, with no engine work: the floor under any added
+// latency of call_mcp_primitive.
+func BenchmarkHostRoundTrip(b *testing.B) {
+	h := startHost(b)
+	defer h.close(b)
+	h.initialize(b)
+	for b.Loop() {
+		h.wait(b, h.send(b, "ping", map[string]any{}))
+	}
+}
