@@ -176,7 +176,12 @@ func (c *Conn) handshakeFailed(ctx context.Context, s *session, hsCtx context.Co
 	if ctx.Err() != nil {
 		return c.failOpen(s, "cancelled by the client before the handshake completed", err)
 	}
-	return c.failOpen(s, reasonOf(err), err)
+	ce := c.failOpen(s, reasonOf(err), err)
+	if s.cfg.IsHTTP() {
+		ce.Diagnosis = "Check that the server is listening at that URL and speaks Streamable HTTP. " +
+			"The deprecated HTTP+SSE transport (often a URL ending in /sse) is not supported; use the server's Streamable HTTP endpoint (often /mcp)."
+	}
+	return ce
 }
 
 // reasonOf gives the short reason of a failure: "Connection closed" when the
