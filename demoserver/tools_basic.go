@@ -140,6 +140,8 @@ func (d *demo) logTool() server.ServerTool {
 			mcp.WithString("level", mcp.Enum(logLevels()...), mcp.DefaultString(string(mcp.LoggingLevelInfo)),
 				mcp.Description("Log level.")),
 			mcp.WithString("message", mcp.Required(), mcp.Description("Text of the log entry.")),
+			mcp.WithNumber("count", mcp.DefaultNumber(1), mcp.Min(1), mcp.Max(1000),
+				mcp.Description("How many entries to send in a burst (numbered #1, #2, … when more than one).")),
 		),
 		Handler: d.handleLog,
 	}
@@ -154,9 +156,16 @@ func (d *demo) handleLog(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 	if !validLogLevel(level) {
 		return mcp.NewToolResultErrorf("unknown level %q (want one of %s)", level, strings.Join(logLevels(), ", ")), nil
 	}
-	notification := mcp.NewLoggingMessageNotification(level, serverName, message)
-	if err := d.srv.SendLogMessageToClient(ctx, notification); err != nil {
-		return mcp.NewToolResultErrorf("could not send the log entry: %v", err), nil
+	count := max(int(req.GetFloat("count", 1)), 1)
+	for i := 1; i <= count; i++ {
+		text := message
+		if count > 1 {
+			text = fmt.Sprintf("%s #%d", message, i)
+		}
+		notification := mcp.NewLoggingMessageNotification(level, serverName, text)
+		if err := d.srv.SendLogMessageToClient(ctx, notification); err != nil {
+			return mcp.NewToolResultErrorf("could not send the log entry: %v", err), nil
+		}
 	}
 	// mcp-go drops entries below the client's level without a word; say so,
 	// or a newcomer sees "logged" and no log.

@@ -3,7 +3,9 @@ package mcpfront
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -21,6 +23,14 @@ type hostBridge struct {
 	session server.ClientSession
 	caps    mcp.ClientCapabilities
 	inited  bool
+
+	// Forwarding budget: a chatty target must not flood the agent's
+	// context, so at most relayLines notifications per connection go out
+	// per relay window; the rest are counted and summarised with a pointer.
+	fwdMu   sync.Mutex
+	window  time.Time
+	sent    map[string]int
+	dropped map[string]int
 }
 
 var _ actors.Host = (*hostBridge)(nil)
@@ -92,7 +102,7 @@ func (h *hostBridge) Sample(ctx context.Context, _ string, req mcp.CreateMessage
 // Notify forwards a target's notification to the host as a logging message
 // tagged with the connection. Progress is attributed to calls instead.
 func (h *hostBridge) Notify(conn string, n mcp.JSONRPCNotification) {
-	if n.Method == string(mcp.MethodNotificationProgress) {
+	if n.Method == string(mcp.MethodNotificationProgress) || !h.budget(conn) {
 		return
 	}
 	meta := map[string]any{"run-mcp/connection": conn}
@@ -117,4 +127,37 @@ func (h *hostBridge) ready() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.session != nil && h.inited
+}
+
+// budget spends one forward of conn's budget in the current window.
+func (h *hostBridge) budget(conn string) bool {
+	h.fwdMu.Lock()
+	defer h.fwdMu.Unlock()
+	now := time.Now()
+	if now.Sub(h.window) >= relayEvery {
+		h.window, h.sent = now, map[string]int{}
+	}
+	if h.sent[conn] >= relayLines {
+		if h.dropped == nil {
+			h.dropped = map[string]int{}
+		}
+		h.dropped[conn]++
+		return false
+	}
+	h.sent[conn]++
+	return true
+}
+
+// flushDropped tells the host how many notifications were held back since
+// the last flush, and where to read them.
+func (h *hostBridge) flushDropped() {
+	h.fwdMu.Lock()
+	dropped := h.dropped
+	h.dropped = nil
+	h.fwdMu.Unlock()
+	for conn, n := range dropped {
+		_ = h.out.notify(string(mcp.MethodNotificationMessage), map[string]any{"level": "info", "logger": "run-mcp/" + conn,
+			"data":  fmt.Sprintf("[... %d more notification(s) from %s not forwarded, to spare your context: get_server_notifications connection=%s shows them all ...]", n, conn, conn),
+			"_meta": map[string]any{"run-mcp/connection": conn}})
+	}
 }

@@ -37,6 +37,7 @@ func (f *front) relayStderr(ctx context.Context) {
 		if !f.host.ready() {
 			continue
 		}
+		f.host.flushDropped()
 		for _, c := range f.reg.Conns() {
 			ring, err := c.StderrRing(ctx)
 			if err != nil || ring == nil {

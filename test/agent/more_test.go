@@ -335,3 +335,35 @@ func tail(s string, n int) string {
 	}
 	return "…" + s[len(s)-n:]
 }
+
+// A burst of notifications from the target is forwarded at most 20 per
+// relay window; the rest are summarised with a pointer, and all of them stay
+// readable with get_server_notifications.
+func TestNotificationBurstIsBatched(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	mustText(t, h, "connect_to_mcp", map[string]any{"command": bin, "args": demoArgs(), "log_level": "debug"})
+	mustText(t, h, "call_mcp_primitive", tool("log", map[string]any{"message": "burst", "count": 60}))
+	var forwarded int
+	summarised := eventually(5*time.Second, func() bool {
+		forwarded = 0
+		summary := false
+		for _, n := range h.notifications() {
+			data := fmt.Sprint(n.Params.AdditionalFields["data"])
+			if strings.HasPrefix(data, "burst #") {
+				forwarded++
+			}
+			if strings.Contains(data, "more notification(s) from default not forwarded") {
+				summary = true
+			}
+		}
+		return summary
+	})
+	if !summarised || forwarded > 20 || forwarded == 0 {
+		t.Fatalf("forwarded %d of the burst (want 1..20) and a summary (%v)", forwarded, summarised)
+	}
+	text := mustText(t, h, "get_server_notifications", map[string]any{"method": "notifications/message", "count": 100})
+	if !strings.Contains(text, "burst #60") {
+		t.Errorf("the whole burst must stay readable:\n%.400s", text)
+	}
+}
