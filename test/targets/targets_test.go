@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -59,35 +58,9 @@ func TestBuildBinaryHello(t *testing.T) {
 	}
 }
 
-var bareOnce struct {
-	sync.Once
-	dir, bin string
-	err      error
-}
-
-// bareclient builds ./test/bench/bareclient once for all tests.
-func bareclient(t *testing.T) string {
-	t.Helper()
-	bareOnce.Do(func() {
-		bareOnce.dir, bareOnce.err = os.MkdirTemp("", "targets-test-")
-		if bareOnce.err == nil {
-			bareOnce.bin, bareOnce.err = targets.BuildBinary(bareOnce.dir, "./test/bench/bareclient")
-		}
-	})
-	if bareOnce.err != nil {
-		t.Fatal(bareOnce.err)
-	}
-	return bareOnce.bin
-}
-
 // TestServersListTools spawns each real server through the bare client and
 // checks it lists some tools: the entry paths and arguments are right.
 func TestServersListTools(t *testing.T) {
-	t.Cleanup(func() {
-		if bareOnce.dir != "" {
-			_ = os.RemoveAll(bareOnce.dir)
-		}
-	})
 	tmp := t.TempDir()
 	servers := []struct {
 		name string
@@ -98,7 +71,10 @@ func TestServersListTools(t *testing.T) {
 		{"memory", func() ([]string, error) { return targets.ServerMemory(filepath.Join(tmp, "memory.jsonl")) }},
 		{"sequential-thinking", targets.ServerSequentialThinking},
 	}
-	bin := bareclient(t)
+	bin, err := targets.BuildBinary(t.TempDir(), "./test/bench/bareclient")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, s := range servers {
 		t.Run(s.name, func(t *testing.T) {
 			t.Parallel()
