@@ -48,7 +48,7 @@ func splitArgs(cmd *cobra.Command, raw []string, l layout) (split, error) {
 			ours = append(ours, tok)
 			if flag.NoOptDefVal == "" && !strings.Contains(tok, "=") && !attachedShort(tok) {
 				if i+1 >= len(raw) {
-					return sp, exitf(ExitUsage, "flag %s needs a value", tok)
+					return sp, exitf(ExitUsage, "flag %s needs a value after it (e.g. %s VALUE); see run-mcp %s --help", tok, tok, cmd.Name())
 				}
 				i++
 				ours = append(ours, raw[i])

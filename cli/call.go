@@ -65,7 +65,7 @@ func runCall(ctx context.Context, io streams, g *globals, ic *intercept.Intercep
 	}
 	res, err := wire.ParseToolResult(out.Raw)
 	if err != nil {
-		return exitf(ExitToolError, "the server's result is not a valid tool result: %v", err)
+		return exitf(ExitToolError, "the server answered tools/call with something that is not a valid tool result (%v); a strict client would reject it. Run it with --raw to see the answer, or run-mcp validate", err)
 	}
 	shown, _, err := ic.ToolResult(res, 0)
 	if err != nil {

@@ -31,7 +31,7 @@ func readResource(ctx context.Context, x *job, c *actors.Conn) error {
 	}
 	res, err := mcp.ParseReadResourceResult(&out.Raw)
 	if err != nil {
-		return exitf(ExitToolError, "the server's answer is not a valid resource: %v", err)
+		return exitf(ExitToolError, "the server answered resources/read with something that is not a valid resource (%v); a strict client would reject it", err)
 	}
 	ic, err := x.g.interceptor()
 	if err != nil {
