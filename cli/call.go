@@ -65,6 +65,9 @@ func runCall(ctx context.Context, io streams, g *globals, ic *intercept.Intercep
 	}
 	res, err := wire.ParseToolResult(out.Raw)
 	if err != nil {
+		if g.raw { // show the answer as it came, so the mistake can be seen
+			_ = io.printJSON(json.RawMessage(out.Raw))
+		}
 		return exitf(ExitToolError, "the server answered tools/call with something that is not a valid tool result (%v); a strict client would reject it. Run it with --raw to see the answer, or run-mcp validate", err)
 	}
 	shown, _, err := ic.ToolResult(res, 0)
