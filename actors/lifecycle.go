@@ -106,6 +106,8 @@ func (c *Conn) watch(s *session) {
 			case <-time.After(lateStderr):
 			}
 		}
+	case <-s.stopped:
+		return // stopped on purpose: nothing to report
 	case <-c.stopped:
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -33,6 +34,8 @@ type session struct {
 	cancel   context.CancelFunc // releases handlers of the target's requests
 	reqSeq   atomic.Int64
 	streams  streams
+	stopped  chan struct{} // closed by stop, so watchers of this life end
+	stopOnce sync.Once
 }
 
 // Info describes a live connection.
@@ -80,7 +83,7 @@ func (s *session) info(name string) Info {
 // open starts a target and completes the handshake. On failure everything it
 // started is stopped and the error carries the evidence.
 func (c *Conn) open(ctx context.Context, cfg Config, handler transport.RequestHandler) (*session, error) {
-	s := &session{cfg: cfg, evidence: &wire.Evidence{}}
+	s := &session{cfg: cfg, evidence: &wire.Evidence{}, stopped: make(chan struct{})}
 	if err := s.startTransport(c.env.spawner); err != nil {
 		return nil, err
 	}
@@ -254,6 +257,7 @@ func (s *session) report(stderrSince int) ProcessReport {
 // stop ends the session: the handlers of the target's requests are released,
 // the client closed, the process stopped and every goroutine waited for.
 func (s *session) stop() {
+	defer s.stopOnce.Do(func() { close(s.stopped) })
 	s.stopStreams()
 	if s.cancel != nil {
 		s.cancel()
