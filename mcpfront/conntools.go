@@ -273,7 +273,14 @@ func (f *front) status(ctx context.Context, a map[string]any) (*mcp.CallToolResu
 		if err != nil {
 			return nil, err
 		}
-		parts = append(parts, f.statusText(st))
+		text := f.statusText(st)
+		if streams, err := c.Streams(ctx); err == nil && len(streams) > 0 && st.Phase == actors.PhaseLive {
+			text += fmt.Sprintf("\nListen streams open: %d", len(streams))
+			for _, s := range streams {
+				text += "\n  " + listenLine(s)
+			}
+		}
+		parts = append(parts, text)
 	}
 	head := ""
 	if len(conns) > 1 {
