@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -92,7 +93,46 @@ func attachOrStart(cmd *cobra.Command, g *globals, dir string, sp *split) (*reco
 	if err != nil {
 		return nil, err
 	}
+	unlock, rec, err := claimStart(dir, name, connectTimeoutOf(g)+answerMargin)
+	if err != nil || rec != nil {
+		return rec, err // another command started it meanwhile: attach
+	}
+	defer unlock()
 	return startDaemon(dir, name, cfg, g)
+}
+
+// claimStart makes one command the starter of a session when several race
+// to start it: the others wait for its record and attach. A claim older
+// than limit is taken as abandoned.
+func claimStart(dir, name string, limit time.Duration) (unlock func(), rec *record, err error) {
+	lock := filepath.Join(dir, name+".starting")
+	deadline := time.Now().Add(limit)
+	for {
+		if rec, _ := loadRecord(dir, name); rec != nil {
+			return nil, rec, nil
+		}
+		f, err := os.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err == nil {
+			f.Close()
+			// The starter before us may have finished between the two looks.
+			if rec, _ := loadRecord(dir, name); rec != nil {
+				_ = os.Remove(lock)
+				return nil, rec, nil
+			}
+			return func() { _ = os.Remove(lock) }, nil, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return nil, nil, exitf(ExitToolError, "claim the start of session %q: %v", name, err)
+		}
+		if info, serr := os.Stat(lock); serr == nil && time.Since(info.ModTime()) > limit {
+			_ = os.Remove(lock)
+			continue
+		}
+		if time.Now().After(deadline) {
+			return nil, nil, exitf(ExitToolError, "another command has been starting session %q for %s without finishing; remove %s if no run-mcp is running", name, limit, lock)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // configFor builds the config a later call describes; without a target it

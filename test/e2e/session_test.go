@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,8 +19,33 @@ type session struct {
 
 func newSession(t *testing.T, name string) *session {
 	s := &session{t: t, tmp: t.TempDir(), name: name}
-	t.Cleanup(func() { runIn(t, s.tmp, "close-session", name) })
+	t.Cleanup(func() {
+		runIn(t, s.tmp, "close-session", name)
+		// A failing test must not leave a daemon behind either.
+		for _, pid := range s.daemons() {
+			if p, err := os.FindProcess(pid); err == nil {
+				_ = p.Kill()
+			}
+		}
+	})
 	return s
+}
+
+// daemons lists the session daemons started under this test's temp dir.
+func (s *session) daemons() []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline")); err == nil &&
+			strings.Contains(string(b), "session-daemon") && strings.Contains(environOf(e.Name()), "TMPDIR="+s.tmp) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 func (s *session) run(args ...string) result {
@@ -221,4 +247,34 @@ func TestSessionUsageErrors(t *testing.T) {
 	r.wantCode(t, 64)
 	r.wantStderr(t, "pass --session <name>")
 	runIn(t, tmp, "close-session", "nothing-here").wantCode(t, 1)
+}
+
+// Several commands racing to start one session start one daemon, and all
+// of them are answered by it.
+func TestSessionConcurrentFirstCalls(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, "race")
+	const n = 4
+	results := make(chan result, n)
+	for range n {
+		go func() {
+			results <- s.run(args([]string{"call", "echo", "message=racer", "--session", "race"}, demo())...)
+		}()
+	}
+	for range n {
+		r := <-results
+		r.wantCode(t, 0)
+		r.wantStdout(t, "echo: racer")
+	}
+	if rows := s.list(); len(rows) != 1 {
+		t.Fatalf("want one session, got %+v", rows)
+	}
+	if daemons := s.daemons(); len(daemons) != 1 {
+		t.Fatalf("%d session daemons run for one session: %v", len(daemons), daemons)
+	}
+}
+
+func environOf(pid string) string {
+	b, _ := os.ReadFile(filepath.Join("/proc", pid, "environ"))
+	return string(b)
 }
