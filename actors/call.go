@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -103,7 +104,8 @@ func (c *Conn) notLiveError(st *connState) error {
 	if why == "" {
 		why = "it is " + string(st.phase)
 	}
-	return coded(CodeNoConnection, "connection %q is not running: %s. Use reconnect_to_mcp to start it again, or connect_to_mcp.", c.name, why)
+	return coded(CodeNoConnection, "connection %q is not running: %s. Reconnect to start it again (reconnect_to_mcp; from a shell, run-mcp reconnect --session <name>)",
+		c.name, strings.TrimSuffix(why, "."))
 }
 
 func (c *Conn) runCall(ctx context.Context, s *session, call *callState, req CallRequest) (*Outcome, error) {
