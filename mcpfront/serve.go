@@ -32,13 +32,6 @@ type Options struct {
 // DefaultTimeout is the default server-time budget of a call.
 const DefaultTimeout = 5 * time.Minute
 
-// Worker pool sizes: mcp-go's defaults deadlock once handlers wait on the
-// host (an elicitation relay), so they are set to their maximums.
-const (
-	workerPool = 100
-	queueSize  = 10000
-)
-
 type front struct {
 	opts  Options
 	era   wire.Era
@@ -73,21 +66,14 @@ func Serve(ctx context.Context, opts Options, in io.Reader, out, errw io.Writer)
 		defer close(relayDone)
 		f.relayStderr(ctx)
 	}()
-	stdio := server.NewStdioServer(srv)
-	server.WithWorkerPoolSize(workerPool)(stdio)
-	server.WithQueueSize(queueSize)(stdio)
-	stdio.SetContextFunc(func(ctx context.Context) context.Context {
-		if s := server.ClientSessionFromContext(ctx); s != nil {
-			f.host.setSession(s)
-		}
-		return ctx
-	})
-	stdio.SetErrorLogger(newStdLogger(f))
-	err = stdio.Listen(ctx, in, f.out)
+	session := newHostSession(f.out)
+	f.host.setSession(session)
+	hio := &hostIO{srv: srv, out: f.out, session: session, logf: f.logf}
+	err = hio.serve(ctx, in)
 	cancel()
 	<-relayDone
 	f.reg.Close()
-	if err != nil && ctx.Err() == nil && err != io.EOF {
+	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("serve stdio: %w", err)
 	}
 	return nil

@@ -1,0 +1,322 @@
+package mcpfront
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// hostIO serves the host's stdio with run-mcp's own loop and mcp-go's
+// dispatch (HandleMessage). mcp-go's StdioServer reads each line on a fresh
+// goroutine, decodes every message five or six times, queues tool calls
+// behind a worker pool (which deadlocks with its defaults when handlers wait
+// on the host), drops notifications when a channel fills, and keeps one
+// session per process. Here every request runs on its own goroutine at
+// once, each message is decoded once to route it, and the session's
+// requests to the host (elicitation, sampling) are matched to their answers
+// by id.
+type hostIO struct {
+	srv     *server.MCPServer
+	out     *lockedWriter
+	session *hostSession
+	logf    func(string, ...any)
+	wg      sync.WaitGroup
+	// mu guards closed, so no request starts once serve is waiting for the
+	// ones in flight.
+	mu     sync.Mutex
+	closed bool
+}
+
+// maxHostMessage bounds one message from the host, as the target side does.
+const maxHostMessage = 64 << 20
+
+func (h *hostIO) serve(ctx context.Context, in io.Reader) error {
+	ctx, cancel := context.WithCancel(h.srv.WithContext(ctx, h.session))
+	defer cancel()
+	if err := h.srv.RegisterSession(ctx, h.session); err != nil {
+		return fmt.Errorf("register the host session: %w", err)
+	}
+	defer h.srv.UnregisterSession(ctx, h.session.SessionID())
+	h.wg.Add(1)
+	go h.forwardNotifications(ctx)
+	// The read blocks on stdin, which a signal cannot interrupt; on a signal
+	// serve returns and leaves the reader to end with the process.
+	read := make(chan error, 1)
+	go func() { read <- h.readLoop(ctx, in) }()
+	var err error
+	select {
+	case err = <-read:
+	case <-ctx.Done():
+	}
+	cancel()
+	h.mu.Lock()
+	h.closed = true
+	h.mu.Unlock()
+	h.session.failPending(errors.New("the host closed the connection"))
+	h.wg.Wait()
+	return err
+}
+
+// start counts a handler in, unless serve is already winding down.
+func (h *hostIO) start() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return false
+	}
+	h.wg.Add(1)
+	return true
+}
+
+func (h *hostIO) readLoop(ctx context.Context, in io.Reader) error {
+	br := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			line, err = h.readLong(br, line)
+		}
+		if msg := bytes.TrimSpace(line); len(msg) > 0 {
+			h.dispatch(ctx, append([]byte(nil), msg...))
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) || ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// readLong reads the rest of a line longer than the buffer, up to the cap.
+func (h *hostIO) readLong(br *bufio.Reader, first []byte) ([]byte, error) {
+	buf := append([]byte(nil), first...)
+	for {
+		chunk, err := br.ReadSlice('\n')
+		buf = append(buf, chunk...)
+		if len(buf) > maxHostMessage {
+			h.logf("a message from the host is over %d MB; it was dropped", maxHostMessage>>20)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = br.ReadSlice('\n')
+			}
+			return nil, err
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return buf, err
+		}
+	}
+}
+
+// envelope routes a message: a response to our request, a notification, or
+// a request to serve.
+type hostEnvelope struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+}
+
+func (h *hostIO) dispatch(ctx context.Context, msg []byte) {
+	var env hostEnvelope
+	if err := json.Unmarshal(msg, &env); err != nil {
+		h.write(mcp.NewJSONRPCError(mcp.NewRequestId(nil), mcp.PARSE_ERROR, "Parse error: "+err.Error(), nil))
+		return
+	}
+	switch {
+	case env.Method == "" && len(env.ID) > 0:
+		h.session.deliver(string(env.ID), msg)
+	case len(env.ID) == 0:
+		// Notifications (initialized, cancelled) are quick and ordered.
+		if resp := h.srv.HandleMessage(ctx, msg); resp != nil {
+			h.write(resp)
+		}
+	default:
+		if !h.start() {
+			return
+		}
+		go func() {
+			defer h.wg.Done()
+			if resp := h.srv.HandleMessage(ctx, msg); resp != nil {
+				h.write(resp)
+			}
+		}()
+	}
+}
+
+func (h *hostIO) write(msg any) {
+	b, err := json.Marshal(msg)
+	if err != nil {
+		h.logf("encode a message to the host: %v", err)
+		return
+	}
+	if _, err := h.out.Write(append(b, '\n')); err != nil {
+		h.logf("write to the host: %v", err)
+	}
+}
+
+// forwardNotifications writes what mcp-go queues for the session (its own
+// notifications, if any) as frames, never dropping one.
+func (h *hostIO) forwardNotifications(ctx context.Context) {
+	defer h.wg.Done()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case n := <-h.session.notes:
+			h.write(n)
+		}
+	}
+}
+
+// hostSession is the one host of this process, as mcp-go sees it.
+type hostSession struct {
+	out      *lockedWriter
+	notes    chan mcp.JSONRPCNotification
+	inited   atomic.Bool
+	mu       sync.Mutex
+	level    mcp.LoggingLevel
+	info     mcp.Implementation
+	caps     mcp.ClientCapabilities
+	seq      atomic.Int64
+	pending  map[string]chan []byte
+	closed   bool
+	closeErr error
+}
+
+func newHostSession(out *lockedWriter) *hostSession {
+	return &hostSession{out: out, notes: make(chan mcp.JSONRPCNotification, 1000), pending: map[string]chan []byte{}}
+}
+
+var (
+	_ server.SessionWithLogging     = (*hostSession)(nil)
+	_ server.SessionWithClientInfo  = (*hostSession)(nil)
+	_ server.SessionWithElicitation = (*hostSession)(nil)
+	_ server.SessionWithSampling    = (*hostSession)(nil)
+)
+
+func (s *hostSession) SessionID() string                                   { return "stdio" }
+func (s *hostSession) Initialize()                                         { s.inited.Store(true) }
+func (s *hostSession) Initialized() bool                                   { return s.inited.Load() }
+func (s *hostSession) NotificationChannel() chan<- mcp.JSONRPCNotification { return s.notes }
+
+func (s *hostSession) SetLogLevel(l mcp.LoggingLevel) { s.mu.Lock(); s.level = l; s.mu.Unlock() }
+func (s *hostSession) GetLogLevel() mcp.LoggingLevel {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.level
+}
+func (s *hostSession) GetClientInfo() mcp.Implementation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.info
+}
+func (s *hostSession) SetClientInfo(i mcp.Implementation) { s.mu.Lock(); s.info = i; s.mu.Unlock() }
+func (s *hostSession) GetClientCapabilities() mcp.ClientCapabilities {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.caps
+}
+func (s *hostSession) SetClientCapabilities(c mcp.ClientCapabilities) {
+	s.mu.Lock()
+	s.caps = c
+	s.mu.Unlock()
+}
+
+// RequestElicitation asks the host and waits for its answer.
+func (s *hostSession) RequestElicitation(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	var res mcp.ElicitationResult
+	if err := s.request(ctx, string(mcp.MethodElicitationCreate), req.Params, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// RequestSampling asks the host's model and waits for its answer.
+func (s *hostSession) RequestSampling(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	var res mcp.CreateMessageResult
+	if err := s.request(ctx, string(mcp.MethodSamplingCreateMessage), req.CreateMessageParams, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// request sends one request to the host and decodes its result into out.
+func (s *hostSession) request(ctx context.Context, method string, params any, out any) error {
+	id := "run-mcp-host-" + strconv.FormatInt(s.seq.Add(1), 10)
+	key, _ := json.Marshal(id)
+	ch := make(chan []byte, 1)
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return s.closeErr
+	}
+	s.pending[string(key)] = ch
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.pending, string(key))
+		s.mu.Unlock()
+	}()
+	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", method, err)
+	}
+	if _, err := s.out.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("send %s to the host: %w", method, err)
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case msg, ok := <-ch:
+		if !ok {
+			return s.closeErr
+		}
+		return decodeAnswer(method, msg, out)
+	}
+}
+
+func decodeAnswer(method string, msg []byte, out any) error {
+	var resp struct {
+		Result json.RawMessage          `json:"result"`
+		Error  *mcp.JSONRPCErrorDetails `json:"error"`
+	}
+	if err := json.Unmarshal(msg, &resp); err != nil {
+		return fmt.Errorf("the host's answer to %s is not JSON-RPC: %w", method, err)
+	}
+	if resp.Error != nil {
+		return fmt.Errorf("the host answered %s with error %d: %s", method, resp.Error.Code, resp.Error.Message)
+	}
+	if err := json.Unmarshal(resp.Result, out); err != nil {
+		return fmt.Errorf("the host's answer to %s does not fit: %w", method, err)
+	}
+	return nil
+}
+
+// deliver hands the host's answer to the request waiting for it.
+func (s *hostSession) deliver(id string, msg []byte) {
+	s.mu.Lock()
+	ch := s.pending[id]
+	delete(s.pending, id)
+	s.mu.Unlock()
+	if ch != nil {
+		ch <- msg
+	}
+}
+
+// failPending releases every request still waiting when the host goes away.
+func (s *hostSession) failPending(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed, s.closeErr = true, err
+	for id, ch := range s.pending {
+		close(ch)
+		delete(s.pending, id)
+	}
+}
