@@ -3,6 +3,8 @@ package agentbench
 import (
 	"context"
 	"fmt"
+	"slices"
+	"time"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -118,4 +120,37 @@ func BenchmarkHostRoundTrip(b *testing.B) {
 	for b.Loop() {
 		h.wait(b, h.send(b, "ping", map[string]any{}))
 	}
+}
+
+// BenchmarkCallAdded alternates a direct call and a call through run-mcp
+// on every iteration and reports the median of their differences, so drift
+// in the machine's load cancels out (goal: under 200 µs).
+func BenchmarkCallAdded(b *testing.B) {
+	c, err := client.NewStdioMCPClient(binPath, nil, "demo-server")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ProtocolVersion: "2025-11-25"}}); err != nil {
+		b.Fatal(err)
+	}
+	h := startHost(b)
+	defer h.close(b)
+	h.initialize(b)
+	h.call(b, "connect_to_mcp", connectArgs("bench"))
+	args := map[string]any{"type": "tool", "name": "echo", "arguments": map[string]any{"message": "hi"}}
+	direct := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "hi"}}}
+	diffs := make([]time.Duration, 0, b.N)
+	for b.Loop() {
+		t0 := time.Now()
+		if _, err := c.CallTool(ctx, direct); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		h.call(b, "call_mcp_primitive", args)
+		diffs = append(diffs, time.Since(t1)-t1.Sub(t0))
+	}
+	slices.Sort(diffs)
+	b.ReportMetric(float64(diffs[len(diffs)/2].Microseconds()), "p50-added-µs")
 }
