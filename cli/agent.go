@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -16,6 +17,11 @@ import (
 func serveAgent(cmd *cobra.Command, opts AgentOptions) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if st, err := os.Stdin.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+		// A person typed run-mcp at a terminal: say what is waiting for them.
+		fmt.Fprintln(os.Stderr, "run-mcp: this is an MCP server on stdio, waiting for an agent to speak JSON-RPC. "+
+			"Register it with your agent (see the README), or try `run-mcp --help` for the shell commands. Ctrl-C to quit.")
+	}
 	return mcpfront.Serve(ctx, mcpfront.Options{OutDir: opts.OutDir, Timeout: time.Duration(opts.TimeoutMS) * time.Millisecond,
 		MaxText: opts.MaxText, MediaKB: opts.MediaKB, Scan: opts.Scan, Protocol: opts.Protocol,
 		MaxConnections: opts.MaxConnections, IdleTimeout: time.Duration(opts.IdleMinutes * float64(time.Minute)),
