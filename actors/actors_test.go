@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -167,4 +168,46 @@ func TestIdleConnectionIsClosedAndKeepsItsRecord(t *testing.T) {
 	if _, err := reg.Reconnect(ctx, "idle", nil); err != nil {
 		t.Fatalf("the record must reconnect: %v", err)
 	}
+}
+
+// A panic inside the actor is recovered: the server is stopped, the record
+// kept with the reason, and a reconnect starts it afresh.
+func TestActorPanicIsRecovered(t *testing.T) {
+	reg := NewRegistry(Options{})
+	defer reg.Close()
+	ctx := context.Background()
+	info, err := reg.Connect(ctx, "fragile", demoConfig(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := reg.Resolve("fragile", false)
+	_ = c.do(ctx, func(*connState) { panic("boom") })
+	st, err := c.Status(ctx)
+	if err != nil || st.Phase != PhaseDead || !strings.Contains(st.Why, "internal error (boom)") {
+		t.Fatalf("after a panic: phase %s, why %q, err %v", st.Phase, st.Why, err)
+	}
+	_, err = c.Call(ctx, CallRequest{Kind: KindTool, Name: "echo", Args: map[string]any{"message": "x"}})
+	if err == nil || !strings.Contains(err.Error(), "internal error") {
+		t.Fatalf("a call after the panic must say why it cannot run: %v", err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for procAlive(info.Pid) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if procAlive(info.Pid) {
+		t.Fatalf("the server PID %d outlived the panic", info.Pid)
+	}
+	if _, err := reg.Reconnect(ctx, "fragile", nil); err != nil {
+		t.Fatalf("reconnect after a panic: %v", err)
+	}
+}
+
+func procAlive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || (s[i+2] != 'Z' && s[i+2] != 'X')
 }
