@@ -80,6 +80,7 @@ type hostConfig struct {
 	elicit        func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error)
 	noElicitation bool
 	env           []string // extra environment for run-mcp itself (e.g. a fake HOME)
+	modernHost    bool     // the host speaks 2026-07-28 (server/discover) instead of initialize
 }
 
 // host is the test's stand-in for a coding agent's MCP client, with
@@ -172,7 +173,9 @@ func startWith(t *testing.T, cfg hostConfig) *host {
 		opts = append(opts, client.WithElicitationHandler(elicitFunc(e)))
 	}
 	// A host of today opens with the 2025 initialize handshake.
-	opts = append(opts, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
+	if !cfg.modernHost {
+		opts = append(opts, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
+	}
 	h.c = client.NewClient(tr, opts...)
 	if err := h.c.Start(context.Background()); err != nil {
 		t.Fatalf("start run-mcp: %v", err)
@@ -194,7 +197,9 @@ func startWith(t *testing.T, cfg hostConfig) *host {
 	defer cancel()
 	init := mcp.InitializeRequest{}
 	init.Params.ClientInfo = mcp.Implementation{Name: "agent-test-host", Version: "1.0.0"}
-	init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	if !cfg.modernHost {
+		init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	}
 	if _, err := h.c.Initialize(ctx, init); err != nil {
 		t.Fatalf("initialize run-mcp: %v\nstderr:\n%s", err, h.stderr.String())
 	}

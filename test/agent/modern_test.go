@@ -54,3 +54,19 @@ func TestModernEraInputRounds(t *testing.T) {
 	text := mustText(t, h, "call_mcp_primitive", tool("ask_name", nil, "include_metadata", true))
 	wantContains(t, "modern ask_name", text, `Input round 1: elicitation "What should the demo call you?": accepted`)
 }
+
+// A host that speaks 2026-07-28 itself (server/discover, per-request _meta)
+// drives run-mcp like a legacy one.
+func TestModernHost(t *testing.T) {
+	t.Parallel()
+	h := startWith(t, hostConfig{modernHost: true})
+	if v := h.c.ProtocolVersion(); v != "2026-07-28" {
+		t.Fatalf("the host negotiated %q with run-mcp, want 2026-07-28", v)
+	}
+	connectDemo(t, h, "")
+	if got := mustText(t, h, "call_mcp_primitive", tool("echo", map[string]any{"message": "modern host"})); got != "echo: modern host" {
+		t.Fatalf("echo: %q", got)
+	}
+	text := mustText(t, h, "mcp_server_status", nil)
+	wantContains(t, "status", text, "Connection default: live")
+}
