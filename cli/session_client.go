@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -113,6 +114,7 @@ func claimStart(dir, name string, limit time.Duration) (unlock func(), rec *reco
 		}
 		f, err := os.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 		if err == nil {
+			fmt.Fprintf(f, "%d\n", os.Getpid()) // so a dead claimant is seen at once
 			f.Close()
 			// The starter before us may have finished between the two looks.
 			if rec, _ := loadRecord(dir, name); rec != nil {
@@ -124,7 +126,7 @@ func claimStart(dir, name string, limit time.Duration) (unlock func(), rec *reco
 		if !errors.Is(err, os.ErrExist) {
 			return nil, nil, exitf(ExitToolError, "claim the start of session %q: %v", name, err)
 		}
-		if info, serr := os.Stat(lock); serr == nil && time.Since(info.ModTime()) > limit {
+		if info, serr := os.Stat(lock); serr == nil && (time.Since(info.ModTime()) > limit || claimantGone(lock)) {
 			_ = os.Remove(lock)
 			continue
 		}
@@ -206,6 +208,20 @@ func awaitStart(dir, name string, status *os.File, wait time.Duration) (*record,
 		return nil, exitf(ExitToolError, "the session daemon for %q started but left no record: %s", name, logTail(dir, name))
 	}
 	return rec, nil
+}
+
+// claimantGone says the command that claimed a session's start has exited
+// (interrupted mid-start), so its claim can be taken over at once.
+func claimantGone(lock string) bool {
+	b, err := os.ReadFile(lock)
+	if err != nil {
+		return false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 {
+		return false // being written: give it the benefit of the doubt
+	}
+	return syscall.Kill(pid, 0) == syscall.ESRCH
 }
 
 // daemonTrouble explains a daemon that does not answer: dead (its log says
