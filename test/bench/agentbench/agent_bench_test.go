@@ -33,15 +33,8 @@ func BenchmarkStartToToolsList(b *testing.B) {
 // adds (goal: under 200 µs at the median).
 func BenchmarkCall(b *testing.B) {
 	b.Run("direct", func(b *testing.B) {
-		c, err := client.NewStdioMCPClient(binPath, nil, "demo-server")
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer c.Close()
+		c := directClient(b)
 		ctx := context.Background()
-		if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ProtocolVersion: "2025-11-25"}}); err != nil {
-			b.Fatal(err)
-		}
 		for b.Loop() {
 			if _, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "hi"}}}); err != nil {
 				b.Fatal(err)
@@ -126,15 +119,8 @@ func BenchmarkHostRoundTrip(b *testing.B) {
 // on every iteration and reports the median of their differences, so drift
 // in the machine's load cancels out (goal: under 200 µs).
 func BenchmarkCallAdded(b *testing.B) {
-	c, err := client.NewStdioMCPClient(binPath, nil, "demo-server")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.Close()
+	c := directClient(b)
 	ctx := context.Background()
-	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ProtocolVersion: "2025-11-25"}}); err != nil {
-		b.Fatal(err)
-	}
 	h := startHost(b)
 	defer h.close(b)
 	h.initialize(b)
@@ -153,4 +139,18 @@ func BenchmarkCallAdded(b *testing.B) {
 	}
 	slices.Sort(diffs)
 	b.ReportMetric(float64(diffs[len(diffs)/2].Microseconds()), "p50-added-µs")
+}
+
+// directClient is an mcp-go client of the demo server without run-mcp in
+// between, closed when the benchmark ends.
+func directClient(b *testing.B) *client.Client {
+	c, err := client.NewStdioMCPClient(binPath, nil, "demo-server")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = c.Close() })
+	if _, err := c.Initialize(context.Background(), mcp.InitializeRequest{Params: mcp.InitializeParams{ProtocolVersion: "2025-11-25"}}); err != nil {
+		b.Fatal(err)
+	}
+	return c
 }
