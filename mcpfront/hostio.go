@@ -8,12 +8,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/run-mcp/run-mcp/didyoumean"
 )
 
 // hostIO serves the host's stdio with run-mcp's own loop and mcp-go's
@@ -30,6 +34,7 @@ type hostIO struct {
 	out     *lockedWriter
 	session *hostSession
 	logf    func(string, ...any)
+	tools   []string // run-mcp's own tool names, sorted, for UNKNOWN_TOOL
 	wg      sync.WaitGroup
 	// mu guards closed, so no request starts once serve is waiting for the
 	// ones in flight.
@@ -138,6 +143,9 @@ func (h *hostIO) dispatch(ctx context.Context, msg []byte) {
 			h.write(resp)
 		}
 	default:
+		if env.Method == string(mcp.MethodToolsCall) && h.unknownTool(env.ID, msg) {
+			return
+		}
 		if !h.start() {
 			return
 		}
@@ -148,6 +156,26 @@ func (h *hostIO) dispatch(ctx context.Context, msg []byte) {
 			}
 		}()
 	}
+}
+
+// unknownTool answers a call of a tool run-mcp does not have with
+// UNKNOWN_TOOL, a "did you mean" and the list of names.
+func (h *hostIO) unknownTool(id json.RawMessage, msg []byte) bool {
+	var call struct {
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(msg, &call) != nil || slices.Contains(h.tools, call.Params.Name) {
+		return false
+	}
+	text := fmt.Sprintf("UNKNOWN_TOOL: run-mcp has no tool %q.", call.Params.Name)
+	if s := didyoumean.Closest(call.Params.Name, h.tools); s != "" {
+		text += fmt.Sprintf(" Did you mean %q?", s)
+	}
+	text += " Its tools: " + strings.Join(h.tools, ", ")
+	h.write(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": mcp.INVALID_PARAMS, "message": text}})
+	return true
 }
 
 func (h *hostIO) write(msg any) {

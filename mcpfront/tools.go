@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
+	"slices"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -95,6 +96,16 @@ func (f *front) toolDefs() []toolDef {
 		{"list_available_mcp_servers", "List the MCP servers registered with the clients on this machine (Claude Code, Cursor, VS Code, Codex, …), with the command to connect to each.",
 			object(nil, schema{"filter": str("Only entries whose name, command, source or file contains this."), "file": str("Read this one config file instead of scanning.")}), f.available},
 	}
+}
+
+// toolNames lists run-mcp's own tools, sorted.
+func (f *front) toolNames() []string {
+	var names []string
+	for _, d := range f.toolDefs() {
+		names = append(names, d.name)
+	}
+	slices.Sort(names)
+	return names
 }
 
 func (f *front) register(s *server.MCPServer) error {

@@ -1,8 +1,11 @@
 package agent
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // run-mcp's own tools take closed schemas: a misspelt or mistyped argument
@@ -48,5 +51,19 @@ func TestInvalidArguments(t *testing.T) {
 	// The refusals touched nothing: the target still answers.
 	if got := mustText(t, h, "call_mcp_primitive", tool("echo", map[string]any{"message": "ok"})); got != "echo: ok" {
 		t.Errorf("echo after refused calls: got %q", got)
+	}
+}
+
+// A tool run-mcp does not have is UNKNOWN_TOOL with a did-you-mean and the
+// list of its tools.
+func TestUnknownOwnTool(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "conect_to_mcp"
+	_, err := h.c.CallTool(context.Background(), req)
+	if err == nil || !strings.Contains(err.Error(), `UNKNOWN_TOOL: run-mcp has no tool "conect_to_mcp". Did you mean "connect_to_mcp"?`) ||
+		!strings.Contains(err.Error(), "validate_mcp_server") {
+		t.Fatalf("unknown tool: %v", err)
 	}
 }
