@@ -12,7 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"go.uber.org/goleak"
 
-	"github.com/run-mcp/run-mcp/demoserver"
+	"github.com/run-mcp/run-mcp/internal/demoserver"
 	"github.com/run-mcp/run-mcp/wire"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/run-mcp/run-mcp/snapshot"
+	"github.com/run-mcp/run-mcp/internal/snapshot"
 )
 
 // connect starts the target described by cfg, replacing a life the Conn

@@ -7,7 +7,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/run-mcp/run-mcp/snapshot"
+	"github.com/run-mcp/run-mcp/internal/snapshot"
 	"github.com/run-mcp/run-mcp/wire"
 )
 

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/run-mcp/run-mcp/didyoumean"
+	"github.com/run-mcp/run-mcp/internal/didyoumean"
 )
 
 // layout says what a subcommand takes before its target command.

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/run-mcp/run-mcp/actors"
-	"github.com/run-mcp/run-mcp/intercept"
+	"github.com/run-mcp/run-mcp/internal/intercept"
 	"github.com/run-mcp/run-mcp/wire"
 )
 

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/run-mcp/run-mcp/actors"
-	"github.com/run-mcp/run-mcp/toolcheck"
+	"github.com/run-mcp/run-mcp/internal/toolcheck"
 )
 
 // newReadCmds builds read, get-prompt and describe.

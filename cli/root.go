@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/run-mcp/run-mcp/demoserver"
+	"github.com/run-mcp/run-mcp/internal/demoserver"
 )
 
 // AgentServer runs the agent MCP server on stdio; the root command calls it

@@ -17,7 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/run-mcp/run-mcp/actors"
-	"github.com/run-mcp/run-mcp/safesocket"
+	"github.com/run-mcp/run-mcp/internal/safesocket"
 )
 
 // Margins on top of an operation's own timeout before the client gives up

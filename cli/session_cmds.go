@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/run-mcp/run-mcp/actors"
-	"github.com/run-mcp/run-mcp/safesocket"
-	"github.com/run-mcp/run-mcp/snapshot"
+	"github.com/run-mcp/run-mcp/internal/safesocket"
+	"github.com/run-mcp/run-mcp/internal/snapshot"
 )
 
 // newReconnectCmd builds `reconnect --session NAME`: restart the session's

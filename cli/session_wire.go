@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/run-mcp/run-mcp/safesocket"
+	"github.com/run-mcp/run-mcp/internal/safesocket"
 )
 
 // One request per socket connection, one JSON line each way.

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/run-mcp/run-mcp/actors"
-	"github.com/run-mcp/run-mcp/validate"
+	"github.com/run-mcp/run-mcp/internal/validate"
 )
 
 // newValidateCmd builds `validate [--deep] [--json]`: exit 0 for PASS or

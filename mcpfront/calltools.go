@@ -11,8 +11,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/run-mcp/run-mcp/actors"
-	"github.com/run-mcp/run-mcp/intercept"
-	"github.com/run-mcp/run-mcp/toolcheck"
+	"github.com/run-mcp/run-mcp/internal/intercept"
+	"github.com/run-mcp/run-mcp/internal/toolcheck"
 	"github.com/run-mcp/run-mcp/wire"
 )
 

@@ -17,7 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/run-mcp/run-mcp/didyoumean"
+	"github.com/run-mcp/run-mcp/internal/didyoumean"
 )
 
 // hostIO serves the host's stdio with run-mcp's own loop and mcp-go's

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/run-mcp/run-mcp/snapshot"
+	"github.com/run-mcp/run-mcp/internal/snapshot"
 )
 
 // maxBlock is the size past which a kind's JSON falls back to names and

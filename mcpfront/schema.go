@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/run-mcp/run-mcp/actors"
-	"github.com/run-mcp/run-mcp/didyoumean"
+	"github.com/run-mcp/run-mcp/internal/didyoumean"
 )
 
 // schema is a JSON Schema as a plain map: it is both what the host sees in

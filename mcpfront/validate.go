@@ -5,7 +5,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/run-mcp/run-mcp/validate"
+	"github.com/run-mcp/run-mcp/internal/validate"
 )
 
 // validate spawns the command on a registry of its own and reports what a

@@ -9,7 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/run-mcp/run-mcp/intercept"
+	"github.com/run-mcp/run-mcp/internal/intercept"
 )
 
 var pngMagic = []byte("\x89PNG\r\n\x1a\n")

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/run-mcp/run-mcp/intercept"
+	"github.com/run-mcp/run-mcp/internal/intercept"
 )
 
 func TestPruneRemovesOnlyOurOldFiles(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/run-mcp/run-mcp/intercept"
+	"github.com/run-mcp/run-mcp/internal/intercept"
 )
 
 func TestNewCreatesPrivateOutputDir(t *testing.T) {

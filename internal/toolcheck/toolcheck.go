@@ -8,7 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/run-mcp/run-mcp/didyoumean"
+	"github.com/run-mcp/run-mcp/internal/didyoumean"
 )
 
 // UnknownToolError is a call of a tool the server does not list.

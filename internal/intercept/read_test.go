@@ -6,7 +6,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/run-mcp/run-mcp/intercept"
+	"github.com/run-mcp/run-mcp/internal/intercept"
 )
 
 // spill truncates text through a tool result; ids are handed out r1, r2, ….
