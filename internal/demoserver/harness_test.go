@@ -95,6 +95,11 @@ func serve(t *testing.T, opts Options) *served {
 	}()
 	t.Cleanup(func() {
 		_ = inW.Close()
+		// The client has stopped reading by now. A real server's stdout is
+		// a pipe whose reader closed (writes fail with EPIPE); an io.Pipe
+		// with no reader would block a late write (the answer that ends a
+		// cancelled listen stream) forever, and Serve with it.
+		_ = outR.CloseWithError(io.ErrClosedPipe)
 		s.wait(t)
 		cancel()
 	})
