@@ -211,3 +211,32 @@ func procAlive(pid int) bool {
 	i := strings.LastIndexByte(s, ')')
 	return i < 0 || i+2 >= len(s) || (s[i+2] != 'Z' && s[i+2] != 'X')
 }
+
+// TestStatusNeverLiveOnceExited: a status query right after a call the
+// server died in reports the connection dead whenever it reports an exit.
+func TestStatusNeverLiveOnceExited(t *testing.T) {
+	reg := NewRegistry(Options{Host: Headless{}})
+	defer reg.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for i := 0; i < 5; i++ {
+		name := "c" + strconv.Itoa(i)
+		if _, err := reg.Connect(ctx, name, demoConfig(t)); err != nil {
+			t.Fatal(err)
+		}
+		c, err := reg.Resolve(name, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Call(ctx, CallRequest{Kind: KindTool, Name: "crash", Args: map[string]any{"code": 3}, Timeout: 20 * time.Second}); err == nil {
+			t.Fatal("the crash call succeeded")
+		}
+		st, err := c.Status(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Exit != "" && st.Phase != PhaseDead {
+			t.Fatalf("status says %q with exit %q", st.Phase, st.Exit)
+		}
+	}
+}

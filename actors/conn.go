@@ -141,6 +141,7 @@ func (c *Conn) run(st *connState, op func(*connState)) {
 			}
 		}
 	}()
+	c.noticeDeath(st)
 	op(st)
 	c.phase.Store(st.phase)
 }

@@ -111,23 +111,52 @@ func (c *Conn) watch(s *session) {
 	case <-c.stopped:
 		return
 	}
-	c.post(func(st *connState) {
-		if st.sess != s || st.phase != PhaseLive {
-			return // already replaced or stopped on purpose
+	c.post(func(st *connState) { c.markDead(st, s) })
+}
+
+// markDead records that session s ended by itself, unless it was replaced or
+// stopped on purpose meanwhile.
+func (c *Conn) markDead(st *connState, s *session) {
+	if st.sess != s || st.phase != PhaseLive {
+		return
+	}
+	st.phase, st.sinceDown = PhaseDead, time.Now()
+	st.why = "the server is not running"
+	if s.proc != nil {
+		if e, ok := s.proc.Exit(); ok {
+			st.why = "the server died: " + e.Sentence()
+		} else if err := s.wt.Err(); err != nil {
+			st.why = "the connection to the server closed: " + err.Error()
 		}
-		st.phase, st.sinceDown = PhaseDead, time.Now()
-		st.why = "the server is not running"
-		if s.proc != nil {
-			if e, ok := s.proc.Exit(); ok {
-				st.why = "the server died: " + e.Sentence()
-			} else if err := s.wt.Err(); err != nil {
-				st.why = "the connection to the server closed: " + err.Error()
-			}
-		}
-		// The process record (stderr, exit) stays readable; stopping makes
-		// sure the group and our goroutines are gone.
-		go s.stop()
-	})
+	}
+	// The process record (stderr, exit) stays readable; stopping makes
+	// sure the group and our goroutines are gone.
+	go s.stop()
+}
+
+// noticeDeath runs before every operation of the actor: a session whose
+// process has been reaped (or, without a process, whose channel has closed)
+// is dead now, even if the watcher's message has not arrived yet. Without it
+// a status query that overtook the watcher reported "live" beside the exit
+// sentence. A closed stdout with the process still running is left to the
+// watcher, which gives the process a moment to be reaped.
+func (c *Conn) noticeDeath(st *connState) {
+	s := st.sess
+	if st.phase != PhaseLive || s == nil {
+		return
+	}
+	if s.proc != nil && isClosed(s.proc.Exited()) || s.proc == nil && s.wt != nil && isClosed(s.wt.Done()) {
+		c.markDead(st, s)
+	}
+}
+
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 // Reconnected is what a reconnect reports.

@@ -35,6 +35,12 @@ type Status struct {
 // Status reports on the connection without waiting for any call.
 func (c *Conn) Status(ctx context.Context) (Status, error) {
 	return ask(ctx, c, func(st *connState) Status {
+		if sess := st.sess; sess != nil && sess.proc != nil {
+			if _, ok := sess.proc.Exit(); ok {
+				// Reaped since noticeDeath looked: never "live" beside an exit.
+				c.markDead(st, sess)
+			}
+		}
 		s := Status{Name: c.name, Phase: st.phase, Why: st.why, InFlight: len(st.calls), OpenRounds: st.openRounds,
 			LastUsed: st.lastUsed, LastFailure: st.lastFailure, Config: st.cfg, Connects: st.connects}
 		if sess := st.sess; sess != nil {
