@@ -36,7 +36,7 @@ type Options struct {
 const DefaultTimeout = actors.DefaultCallTimeout
 
 // agentWords name the agent server's parameters in timeout messages.
-var agentWords = actors.Words{RequestTimeout: "request_timeout_ms (connect_to_mcp, reconnect_to_mcp, validate_mcp_server; --request-timeout for the default)",
+var agentWords = actors.Words{RequestTimeout: "request_timeout_ms of connect_to_mcp, reconnect_to_mcp or validate_mcp_server",
 	CallTimeout: "timeout_ms", Stderr: "get_mcp_server_stderr shows all of it"}
 
 type front struct {
