@@ -21,6 +21,10 @@ import (
 const demoEnv = "RUN_MCP_ACTORS_TEST_DEMO"
 
 func TestMain(m *testing.M) {
+	if never := os.Getenv(stuckEnv); never != "" {
+		serveStuck(strings.Split(never, ","))
+		os.Exit(0)
+	}
 	if os.Getenv(demoEnv) == "1" {
 		cmd := demoserver.NewCommand()
 		cmd.SetArgs(os.Args[len(os.Args)-countDemoArgs():])

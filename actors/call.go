@@ -27,7 +27,7 @@ type CallRequest struct {
 	Kind    string
 	Name    string // tool or prompt name, or resource URI
 	Args    map[string]any
-	Timeout time.Duration // server time; 0 = none
+	Timeout time.Duration // server time; 0 = DefaultCallTimeout
 	// OnProgress, if set, is called with each progress update of the call as
 	// it arrives (on the target's read loop: it must not block for long).
 	OnProgress func(ProgressEvent)
@@ -83,8 +83,9 @@ func (c *Conn) Call(ctx context.Context, req CallRequest) (*Outcome, error) {
 	var call *callState
 	s, err := c.withLive(ctx, func(st *connState) {
 		st.callSeq++
-		call = &callState{id: st.callSeq, started: time.Now(), budget: req.Timeout, cancel: cancel,
+		call = &callState{id: st.callSeq, method: methodOf(req.Kind), started: time.Now(), budget: callBudget(req.Timeout), cancel: cancel,
 			token: "run-mcp-" + c.name + "-" + strconv.Itoa(st.callSeq)}
+		call.process = st.sess.proc != nil
 		st.calls[call.id] = call
 		if st.openRounds > 0 {
 			call.paused = call.started
@@ -97,6 +98,17 @@ func (c *Conn) Call(ctx context.Context, req CallRequest) (*Outcome, error) {
 		return nil, err
 	}
 	return c.runCall(ctx, s, call, req)
+}
+
+// methodOf names the request a call kind sends.
+func methodOf(kind string) string {
+	switch kind {
+	case KindPrompt:
+		return string(mcp.MethodPromptsGet)
+	case KindResource:
+		return string(mcp.MethodResourcesRead)
+	}
+	return string(mcp.MethodToolsCall)
 }
 
 func (c *Conn) notLiveError(st *connState) error {
@@ -167,7 +179,14 @@ func (c *Conn) callFailed(ctx context.Context, s *session, err error, stderrMark
 	var interrupted *InterruptedError
 	var callErr *CallError
 	switch {
-	case errors.As(cause, &timeout), errors.As(cause, &interrupted):
+	case errors.As(cause, &timeout):
+		ce := &CallError{Reason: cause.Error(), Err: cause}
+		if s.proc != nil {
+			r := s.report(stderrMark)
+			ce.Report = &r
+		}
+		return ce
+	case errors.As(cause, &interrupted):
 		return &CallError{Reason: cause.Error(), Err: cause}
 	case errors.As(cause, &callErr):
 		return callErr

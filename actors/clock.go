@@ -10,8 +10,10 @@ import (
 // form a person takes a minute to answer cannot trip a 30-second timeout.
 type callState struct {
 	id       int
+	method   string // tools/call, resources/read or prompts/get
+	process  bool   // the server is a process run-mcp started (it has stderr)
 	started  time.Time
-	budget   time.Duration // 0: no timeout
+	budget   time.Duration // callBudget: never 0 for a call Conn.Call made
 	used     time.Duration // server time before runningSince
 	running  time.Time     // zero while paused
 	paused   time.Time     // when the current pause began
@@ -95,7 +97,7 @@ func (c *Conn) arm(call *callState) {
 				return
 			}
 			if call.used+time.Since(call.running) >= call.budget {
-				call.cancel(&TimeoutError{Budget: call.budget, InputWait: call.wait})
+				call.cancel(&TimeoutError{Method: call.method, Budget: call.budget, InputWait: call.wait, words: c.env.words, process: call.process})
 				return
 			}
 			c.arm(call)

@@ -35,6 +35,9 @@ type Config struct {
 	Headers        map[string]string
 	Era            wire.Era
 	ConnectTimeout time.Duration
+	// RequestTimeout is the housekeeping budget of this connection's
+	// requests other than calls (0: the registry's; see deadline.go).
+	RequestTimeout time.Duration
 	Roots          []mcp.Root
 	LogLevel       mcp.LoggingLevel
 	// Listing asks for every tool, resource, template and prompt to be
@@ -83,6 +86,10 @@ type engine struct {
 	host       Host
 	clientInfo mcp.Implementation
 	log        *slog.Logger
+	// requestTimeout is the housekeeping budget of connections that set
+	// none (0: DefaultRequestTimeout).
+	requestTimeout time.Duration
+	words          Words
 }
 
 type connState struct {

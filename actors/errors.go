@@ -124,15 +124,27 @@ func (e *CallError) Unwrap() error { return e.Err }
 
 // TimeoutError is a call that used its whole server-time budget.
 type TimeoutError struct {
+	Method            string // tools/call, resources/read or prompts/get
 	Budget, InputWait time.Duration
+	words             Words
+	// process: run-mcp started the server, so its stderr is attached to
+	// the CallError that carries this.
+	process bool
 }
 
+// Error keeps 3.0's words "timed out" (scripts grep for them).
 func (e *TimeoutError) Error() string {
+	w := e.words.orDefaults()
 	msg := fmt.Sprintf("The call timed out after %s of server time", fmtDur(e.Budget))
 	if e.InputWait > 0 {
 		msg += fmt.Sprintf(" (%s waiting on client input was excluded)", fmtDur(e.InputWait))
 	}
-	return msg + ". Raise timeout_ms (--timeout from a shell) if the server is slow but healthy."
+	method := e.Method
+	if method == "" {
+		method = "the call"
+	}
+	return msg + fmt.Sprintf(": %s got no answer within its %d ms budget. Raise %s if the server is slow but healthy; "+
+		"otherwise %s, or check that it answers %s.", method, e.Budget.Milliseconds(), w.CallTimeout, lookAtStderr(e.process, w), method)
 }
 
 // InterruptedError is a call a reconnect cut short.

@@ -24,11 +24,11 @@ func (c *Conn) connectLocked(ctx context.Context, cfg Config) (Info, error) {
 	s, err := c.open(ctx, cfg, c.handleTargetRequest)
 	var stream *Stream
 	if err == nil {
-		stream = c.listenForChanges(s)
+		stream = c.listenForChanges(ctx, s)
 	}
 	var listing snapshot.Listing
 	if err == nil && cfg.Listing {
-		listing, err = s.listing(ctx)
+		listing, err = c.listing(ctx, s)
 		if err != nil {
 			err = c.failOpen(s, "the server completed the handshake but failed to list what it offers: "+reasonOf(err), err)
 		}
@@ -65,7 +65,7 @@ func (c *Conn) connectLocked(ctx context.Context, cfg Config) (Info, error) {
 // listenForChanges opens, on a 2026-07-28 connection, one listen stream for
 // every list_changed kind the server advertises; in that era a server sends
 // change notifications only on such a stream.
-func (c *Conn) listenForChanges(s *session) *Stream {
+func (c *Conn) listenForChanges(ctx context.Context, s *session) *Stream {
 	if s.init == nil || !mcp.IsModernProtocol(s.init.ProtocolVersion) {
 		return nil
 	}
@@ -77,7 +77,7 @@ func (c *Conn) listenForChanges(s *session) *Stream {
 	if f.IsEmpty() {
 		return nil
 	}
-	st, err := s.listen(f, c.env.clientInfo)
+	st, err := c.listen(ctx, s, f)
 	if err != nil {
 		c.env.log.Warn("listen stream failed", "connection", c.name, "err", err)
 	}

@@ -13,9 +13,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// ackWait bounds the wait for a listen stream's acknowledgement.
-const ackWait = 5 * time.Second
-
 // Stream is one subscriptions/listen stream of a 2026-07-28 connection.
 type Stream struct {
 	ID      string                  `json:"id"`
@@ -81,10 +78,15 @@ func (c *Conn) Listen(ctx context.Context, filter mcp.SubscriptionFilter) (Strea
 	if s.init == nil || !mcp.IsModernProtocol(s.init.ProtocolVersion) {
 		return Stream{}, coded(CodeInvalidArgument, "subscriptions/listen belongs to protocol 2026-07-28; this connection speaks %s, where notifications arrive without a stream", s.init.ProtocolVersion)
 	}
-	return s.listen(filter, c.env.clientInfo)
+	return c.listen(ctx, s, filter)
 }
 
-func (s *session) listen(filter mcp.SubscriptionFilter, client mcp.Implementation) (Stream, error) {
+// listen opens the stream and waits for its acknowledgement under the
+// housekeeping budget (the stream itself stays open: it is long-lived by
+// design).
+func (c *Conn) listen(ctx context.Context, s *session, filter mcp.SubscriptionFilter) (Stream, error) {
+	client := c.env.clientInfo
+	budget := c.requestBudget(ctx, s)
 	ss := &s.streams
 	id := fmt.Sprintf("run-mcp-listen-%d", ss.seq.Add(1))
 	ctx, cancel := context.WithCancel(context.Background())
@@ -121,9 +123,13 @@ func (s *session) listen(filter mcp.SubscriptionFilter, client mcp.Implementatio
 			err = errors.New("the server ended the stream before acknowledging it")
 		}
 		return Stream{ID: id, Asked: filter, Err: err.Error()}, fmt.Errorf("subscriptions/listen: %w", err)
-	case <-time.After(ackWait):
+	case <-time.After(budget):
 		s.stopStream(id)
-		return Stream{ID: id, Asked: filter, Err: "no acknowledgement"}, fmt.Errorf("subscriptions/listen: the server sent no notifications/subscriptions/acknowledged within %s", ackWait)
+		err := c.requestTimedOut(s, string(mcp.MethodSubscriptionsListen), budget, errors.New("no notifications/subscriptions/acknowledged arrived"))
+		return Stream{ID: id, Asked: filter, Err: "no acknowledgement within " + fmtDur(budget)}, err
+	case <-ctx.Done():
+		s.stopStream(id)
+		return Stream{ID: id, Asked: filter, Err: "cancelled"}, coded(CodeCancelled, "subscriptions/listen was cancelled before the server acknowledged it")
 	}
 }
 

@@ -143,7 +143,7 @@ func (c *Conn) Listing(ctx context.Context) (snapshot.Listing, Info, error) {
 	if err != nil {
 		return snapshot.Listing{}, Info{}, err
 	}
-	l, err := s.listing(ctx)
+	l, err := c.listing(ctx, s)
 	if err != nil {
 		return l, Info{}, c.callFailed(ctx, s, err, 0)
 	}
@@ -169,16 +169,20 @@ func (c *Conn) Page(ctx context.Context, kind, cursor string) (any, error) {
 		return nil, err
 	}
 	var v any
-	switch kind {
-	case "tools":
-		v, err = s.client.ListToolsByPage(ctx, mcp.ListToolsRequest{PaginatedRequest: mcp.PaginatedRequest{Params: mcp.PaginatedParams{Cursor: mcp.Cursor(cursor)}}})
-	case "resources":
-		v, err = s.client.ListResourcesByPage(ctx, mcp.ListResourcesRequest{PaginatedRequest: mcp.PaginatedRequest{Params: mcp.PaginatedParams{Cursor: mcp.Cursor(cursor)}}})
-	case "resource_templates":
-		v, err = s.client.ListResourceTemplatesByPage(ctx, mcp.ListResourceTemplatesRequest{PaginatedRequest: mcp.PaginatedRequest{Params: mcp.PaginatedParams{Cursor: mcp.Cursor(cursor)}}})
-	default:
-		v, err = s.client.ListPromptsByPage(ctx, mcp.ListPromptsRequest{PaginatedRequest: mcp.PaginatedRequest{Params: mcp.PaginatedParams{Cursor: mcp.Cursor(cursor)}}})
-	}
+	err = c.request(ctx, s, listMethod(kind), func(ctx context.Context) (err error) {
+		p := mcp.PaginatedRequest{Params: mcp.PaginatedParams{Cursor: mcp.Cursor(cursor)}}
+		switch kind {
+		case "tools":
+			v, err = s.client.ListToolsByPage(ctx, mcp.ListToolsRequest{PaginatedRequest: p})
+		case "resources":
+			v, err = s.client.ListResourcesByPage(ctx, mcp.ListResourcesRequest{PaginatedRequest: p})
+		case "resource_templates":
+			v, err = s.client.ListResourceTemplatesByPage(ctx, mcp.ListResourceTemplatesRequest{PaginatedRequest: p})
+		default:
+			v, err = s.client.ListPromptsByPage(ctx, mcp.ListPromptsRequest{PaginatedRequest: p})
+		}
+		return err
+	})
 	if err != nil {
 		return nil, c.callFailed(ctx, s, err, 0)
 	}
@@ -196,7 +200,10 @@ func (c *Conn) Subscribe(ctx context.Context, uri string, unsubscribe bool) erro
 	if unsubscribe {
 		method = string(mcp.MethodResourcesUnsubscribe)
 	}
-	_, err = s.raw(ctx, method, map[string]any{"uri": uri})
+	err = c.request(ctx, s, method, func(ctx context.Context) error {
+		_, err := s.raw(ctx, method, map[string]any{"uri": uri})
+		return err
+	})
 	if err != nil {
 		return c.callFailed(ctx, s, err, 0)
 	}
@@ -220,17 +227,23 @@ func (c *Conn) List(ctx context.Context, kind string) (any, error) {
 	switch kind {
 	case "tools":
 		var res *mcp.ListToolsResult
-		res, err = s.client.ListTools(ctx, mcp.ListToolsRequest{})
+		res, err = c.listTools(ctx, s)
 		if err == nil {
 			c.cacheTools(ctx, s, res.Tools)
 			v = res
 		}
-	case "resources":
-		v, err = s.client.ListResources(ctx, mcp.ListResourcesRequest{})
-	case "resource_templates":
-		v, err = s.client.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
-	case "prompts":
-		v, err = s.client.ListPrompts(ctx, mcp.ListPromptsRequest{})
+	case "resources", "resource_templates", "prompts":
+		err = c.request(ctx, s, listMethod(kind), func(ctx context.Context) (err error) {
+			switch kind {
+			case "resources":
+				v, err = s.client.ListResources(ctx, mcp.ListResourcesRequest{})
+			case "resource_templates":
+				v, err = s.client.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
+			default:
+				v, err = s.client.ListPrompts(ctx, mcp.ListPromptsRequest{})
+			}
+			return err
+		})
 	default:
 		return nil, coded(CodeInvalidArgument, "cannot list %q: use tools, resources, resource_templates or prompts", kind)
 	}
@@ -285,9 +298,42 @@ func (c *Conn) Request(ctx context.Context, method string, params map[string]any
 			mcp.MetaKeyClientInfo:         c.env.clientInfo,
 		}
 	}
-	raw, err := s.raw(ctx, method, params)
+	var raw json.RawMessage
+	err = c.request(ctx, s, method, func(ctx context.Context) (err error) {
+		raw, err = s.raw(ctx, method, params)
+		return err
+	})
 	if err != nil {
 		return nil, c.callFailed(ctx, s, err, 0)
 	}
 	return raw, nil
+}
+
+// Ping asks the server whether it is there, under the housekeeping budget.
+func (c *Conn) Ping(ctx context.Context) error {
+	s, err := c.live(ctx)
+	if err != nil {
+		return err
+	}
+	err = c.request(ctx, s, string(mcp.MethodPing), func(ctx context.Context) error {
+		_, err := s.raw(ctx, string(mcp.MethodPing), map[string]any{})
+		return err
+	})
+	if err != nil {
+		return c.callFailed(ctx, s, err, 0)
+	}
+	return nil
+}
+
+// listMethod names the request that lists one kind.
+func listMethod(kind string) string {
+	switch kind {
+	case "tools":
+		return string(mcp.MethodToolsList)
+	case "resources":
+		return string(mcp.MethodResourcesList)
+	case "resource_templates":
+		return string(mcp.MethodResourcesTemplatesList)
+	}
+	return string(mcp.MethodPromptsList)
 }

@@ -32,6 +32,11 @@ type Options struct {
 	Host        Host
 	ClientInfo  mcp.Implementation
 	Logger      *slog.Logger
+	// RequestTimeout is the housekeeping budget of connections whose Config
+	// sets none (0: DefaultRequestTimeout).
+	RequestTimeout time.Duration
+	// Words name the front end's knobs in timeout messages.
+	Words Words
 }
 
 // Registry supervises the named connections: names, the limit on open ones,
@@ -64,7 +69,8 @@ func NewRegistry(opts Options) *Registry {
 	if opts.ClientInfo.Name == "" {
 		opts.ClientInfo = mcp.Implementation{Name: "run-mcp", Version: "dev"}
 	}
-	r := &Registry{env: &engine{spawner: wire.NewSpawner(), host: opts.Host, clientInfo: opts.ClientInfo, log: opts.Logger},
+	r := &Registry{env: &engine{spawner: wire.NewSpawner(), host: opts.Host, clientInfo: opts.ClientInfo, log: opts.Logger,
+		requestTimeout: opts.RequestTimeout, words: opts.Words},
 		max: opts.MaxConnections, conns: map[string]*Conn{}, idle: opts.IdleTimeout}
 	if r.idle > 0 {
 		r.stopIdle, r.idleDone = make(chan struct{}), make(chan struct{})

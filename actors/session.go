@@ -122,7 +122,10 @@ func (c *Conn) open(ctx context.Context, cfg Config, handler transport.RequestHa
 	s.init = init
 	s.started = time.Now()
 	if cfg.LogLevel != "" {
-		if err := s.client.SetLevel(ctx, mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: cfg.LogLevel}}); err != nil {
+		err := c.request(ctx, s, string(mcp.MethodSetLogLevel), func(ctx context.Context) error {
+			return s.client.SetLevel(ctx, mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: cfg.LogLevel}})
+		})
+		if err != nil {
 			c.env.log.Warn("the server refused the log level", "connection", c.name, "level", cfg.LogLevel, "err", err)
 		}
 	}
@@ -190,6 +193,10 @@ func (c *Conn) handshakeFailed(ctx context.Context, s *session, hsCtx context.Co
 // reasonOf gives the short reason of a failure: "Connection closed" when the
 // server went away, else the error's own text.
 func reasonOf(err error) string {
+	var rt *RequestTimeoutError
+	if errors.As(err, &rt) {
+		return rt.Summary()
+	}
 	var closed *wire.ClosedError
 	if errors.As(err, &closed) {
 		return closed.Error()
@@ -275,33 +282,69 @@ func (s *session) stop() {
 	}
 }
 
-// listing lists what the server offers, per capability it declared.
-func (s *session) listing(ctx context.Context) (snapshot.Listing, error) {
+// listing lists what the server offers, per capability it declared; each
+// request is bounded by the housekeeping budget.
+func (c *Conn) listing(ctx context.Context, s *session) (snapshot.Listing, error) {
 	var l snapshot.Listing
 	caps := s.init.Capabilities
 	if caps.Tools != nil {
-		res, err := s.client.ListTools(ctx, mcp.ListToolsRequest{})
+		tools, err := c.listTools(ctx, s)
 		if err != nil {
-			return l, fmt.Errorf("tools/list: %w", err)
+			return l, err
 		}
-		l.Tools, l.Has.Tools = res.Tools, true
+		l.Tools, l.Has.Tools = tools.Tools, true
 	}
 	if caps.Resources != nil {
-		res, err := s.client.ListResources(ctx, mcp.ListResourcesRequest{})
+		var res *mcp.ListResourcesResult
+		err := c.request(ctx, s, string(mcp.MethodResourcesList), func(ctx context.Context) (err error) {
+			res, err = s.client.ListResources(ctx, mcp.ListResourcesRequest{})
+			return err
+		})
 		if err != nil {
-			return l, fmt.Errorf("resources/list: %w", err)
+			return l, wrapMethod(string(mcp.MethodResourcesList), err)
 		}
 		l.Resources, l.Has.Resources = res.Resources, true
-		if tres, err := s.client.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{}); err == nil {
+		var tres *mcp.ListResourceTemplatesResult
+		err = c.request(ctx, s, string(mcp.MethodResourcesTemplatesList), func(ctx context.Context) (err error) {
+			tres, err = s.client.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
+			return err
+		})
+		if err == nil {
 			l.Templates, l.Has.Templates = tres.ResourceTemplates, true
 		}
 	}
 	if caps.Prompts != nil {
-		res, err := s.client.ListPrompts(ctx, mcp.ListPromptsRequest{})
+		var res *mcp.ListPromptsResult
+		err := c.request(ctx, s, string(mcp.MethodPromptsList), func(ctx context.Context) (err error) {
+			res, err = s.client.ListPrompts(ctx, mcp.ListPromptsRequest{})
+			return err
+		})
 		if err != nil {
-			return l, fmt.Errorf("prompts/list: %w", err)
+			return l, wrapMethod(string(mcp.MethodPromptsList), err)
 		}
 		l.Prompts, l.Has.Prompts = res.Prompts, true
 	}
 	return l, nil
+}
+
+func (c *Conn) listTools(ctx context.Context, s *session) (*mcp.ListToolsResult, error) {
+	var res *mcp.ListToolsResult
+	err := c.request(ctx, s, string(mcp.MethodToolsList), func(ctx context.Context) (err error) {
+		res, err = s.client.ListTools(ctx, mcp.ListToolsRequest{})
+		return err
+	})
+	if err != nil {
+		return nil, wrapMethod(string(mcp.MethodToolsList), err)
+	}
+	return res, nil
+}
+
+// wrapMethod prefixes the method a failure came from, unless the error
+// already names it (a timeout does).
+func wrapMethod(method string, err error) error {
+	var rt *RequestTimeoutError
+	if errors.As(err, &rt) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", method, err)
 }

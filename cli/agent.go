@@ -23,7 +23,8 @@ func serveAgent(cmd *cobra.Command, opts AgentOptions) error {
 			"Register it with your agent (see the README), or try `run-mcp --help` for the shell commands. Ctrl-C to quit.")
 	}
 	return mcpfront.Serve(ctx, mcpfront.Options{OutDir: opts.OutDir, Timeout: time.Duration(opts.TimeoutMS) * time.Millisecond,
-		MaxText: opts.MaxText, MediaKB: opts.MediaKB, Scan: opts.Scan, Protocol: opts.Protocol,
+		RequestTimeout: time.Duration(opts.RequestMS) * time.Millisecond,
+		MaxText:        opts.MaxText, MediaKB: opts.MediaKB, Scan: opts.Scan, Protocol: opts.Protocol,
 		MaxConnections: opts.MaxConnections, IdleTimeout: time.Duration(opts.IdleMinutes * float64(time.Minute)),
 		Version: opts.Version}, os.Stdin, os.Stdout, os.Stderr)
 }

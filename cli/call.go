@@ -42,7 +42,7 @@ const stderrSettle = 10 * time.Millisecond
 func runCall(ctx context.Context, io streams, g *globals, ic *intercept.Interceptor, c *actors.Conn, req actors.CallRequest) error {
 	tools, err := c.Tools(ctx, false)
 	if err != nil {
-		return exitf(ExitToolError, "%v", err)
+		return g.failed(err)
 	}
 	if _, err := toolcheck.Check(tools, req.Name, req.Args); err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
@@ -61,7 +61,7 @@ func runCall(ctx context.Context, io streams, g *globals, ic *intercept.Intercep
 		warnNoise(io, out.Evidence)
 	}
 	if err != nil {
-		return exitf(ExitToolError, "%v", err)
+		return g.failed(err)
 	}
 	res, err := wire.ParseToolResult(out.Raw)
 	if err != nil {

@@ -84,7 +84,9 @@ func withTarget(cmd *cobra.Command, g *globals, version string, raw []string, sp
 	fn func(context.Context, *actors.Conn, actors.Info) error) error {
 	switch {
 	case g.bound != nil:
-		return g.bound.run(cmd.Context(), fn)
+		// Inside a session daemon every command shares the connection
+		// but brings its own --request-timeout.
+		return g.bound.run(actors.WithRequestTimeout(cmd.Context(), g.requestTimeout()), fn)
 	case g.session != "":
 		return forward(cmd, g, version, raw, sp)
 	}
@@ -105,4 +107,14 @@ func failed(err error) error {
 		return err
 	}
 	return exitf(ExitToolError, "%v", err)
+}
+
+// failed maps an engine error to its exit code: a request the server left
+// unanswered is 69 one-shot (the server is unavailable, as 3.0 exits) and
+// 1 on a session; anything else is 1.
+func (g *globals) failed(err error) error {
+	if actors.IsTimeout(err) && g.bound == nil {
+		return exitf(ExitUnavail, "%v", err)
+	}
+	return failed(err)
 }

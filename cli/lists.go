@@ -20,7 +20,7 @@ func newListCmds(g *globals, version string) []*cobra.Command {
 				}
 				res, err := c.List(ctx, kind)
 				if err != nil {
-					return failed(err)
+					return x.g.failed(err)
 				}
 				for k, v := range fields(res) {
 					out[k] = v

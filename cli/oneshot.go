@@ -44,7 +44,7 @@ func (s streams) printJSON(v any) error {
 func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion string, fn func(context.Context, *actors.Conn, actors.Info) error) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	reg := actors.NewRegistry(actors.Options{Host: actors.Headless{}, MaxConnections: 1,
+	reg := actors.NewRegistry(actors.Options{Host: actors.Headless{}, MaxConnections: 1, Words: cliWords,
 		ClientInfo: mcp.Implementation{Name: "run-mcp", Version: clientVersion}})
 	defer reg.Close()
 	start := time.Now()

@@ -24,6 +24,7 @@ const (
 type globals struct {
 	outDir         string
 	timeoutMS      int
+	requestMS      int
 	maxText        int
 	mediaKB        int
 	scan           bool
@@ -44,6 +45,8 @@ func (g *globals) addPersistent(cmd *cobra.Command) {
 	f := cmd.PersistentFlags()
 	f.StringVarP(&g.outDir, "out-dir", "o", "", "Directory to save intercepted images, audio, and spilled results (default <tmp>/run-mcp)")
 	f.IntVarP(&g.timeoutMS, "timeout", "t", 0, "Tool call timeout in milliseconds, counting server time only (default 300000 for the agent server, 30000 headless)")
+	f.IntVar(&g.requestMS, "request-timeout", int(actors.DefaultRequestTimeout.Milliseconds()),
+		"Milliseconds the server may take to answer each housekeeping request (tools/list and the other listings, subscribe, listen, logging/setLevel, ping); calls use --timeout")
 	f.IntVar(&g.maxText, "max-text", intercept.DefaultMaxText, "Max text response length before truncation")
 	f.IntVarP(&g.mediaKB, "media-threshold", "m", intercept.DefaultMediaThresholdKB, "Media size threshold in KB to save to disk (0 to always save, -1 to keep inline)")
 	f.BoolVar(&g.scan, "scan", false, "Let list_available_mcp_servers also walk up from the working directory for any JSON file containing mcpServers")
@@ -70,10 +73,23 @@ func (g *globals) callTimeout(def time.Duration) time.Duration {
 	return def
 }
 
+// requestTimeout is the housekeeping budget of every request other than a
+// call.
+func (g *globals) requestTimeout() time.Duration {
+	return time.Duration(g.requestMS) * time.Millisecond
+}
+
+// cliWords name the shell's flags in the engine's timeout messages.
+var cliWords = actors.Words{RequestTimeout: "--request-timeout", CallTimeout: "--timeout",
+	Stderr: "with --session, run-mcp stderr shows all of it"}
+
 // validate checks option values a flag parser cannot.
 func (g *globals) validate() error {
 	if g.timeoutMS < 0 {
 		return exitf(ExitUsage, "--timeout must be a positive number of milliseconds, got %d", g.timeoutMS)
+	}
+	if g.requestMS <= 0 {
+		return exitf(ExitUsage, "--request-timeout must be a positive number of milliseconds, got %d", g.requestMS)
 	}
 	if g.connectTimeout < 0 {
 		return exitf(ExitUsage, "--connect-timeout must be a positive number of milliseconds, got %d", g.connectTimeout)
@@ -109,7 +125,7 @@ func (g *globals) parseEnv() (map[string]string, error) {
 // config builds the connection config for a target command line.
 func (g *globals) config(target []string) (actors.Config, error) {
 	era, _ := wire.ParseEra(g.protocol)
-	cfg := actors.Config{Era: era, ConnectTimeout: time.Duration(g.connectTimeout) * time.Millisecond}
+	cfg := actors.Config{Era: era, ConnectTimeout: time.Duration(g.connectTimeout) * time.Millisecond, RequestTimeout: g.requestTimeout()}
 	env, err := g.parseEnv()
 	if err != nil {
 		return cfg, err

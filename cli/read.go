@@ -27,7 +27,7 @@ func newReadCmds(g *globals, version string) []*cobra.Command {
 func readResource(ctx context.Context, x *job, c *actors.Conn) error {
 	out, err := c.Call(ctx, actors.CallRequest{Kind: actors.KindResource, Name: x.sp.positionals[0], Timeout: x.g.callTimeout(headlessTimeout)})
 	if err != nil {
-		return failed(err)
+		return x.g.failed(err)
 	}
 	res, err := mcp.ParseReadResourceResult(&out.Raw)
 	if err != nil {
@@ -50,7 +50,7 @@ func readResource(ctx context.Context, x *job, c *actors.Conn) error {
 func getPrompt(ctx context.Context, x *job, c *actors.Conn) error {
 	out, err := c.Call(ctx, actors.CallRequest{Kind: actors.KindPrompt, Name: x.sp.positionals[0], Args: x.args, Timeout: x.g.callTimeout(headlessTimeout)})
 	if err != nil {
-		return failed(err)
+		return x.g.failed(err)
 	}
 	return x.io.printJSON(json.RawMessage(out.Raw))
 }
@@ -58,7 +58,7 @@ func getPrompt(ctx context.Context, x *job, c *actors.Conn) error {
 func describeTool(ctx context.Context, x *job, c *actors.Conn) error {
 	tools, err := c.Tools(ctx, false)
 	if err != nil {
-		return failed(err)
+		return x.g.failed(err)
 	}
 	t, err := toolcheck.Find(tools, x.sp.positionals[0])
 	if err != nil {

@@ -23,6 +23,7 @@ type AgentServer func(cmd *cobra.Command, opts AgentOptions) error
 type AgentOptions struct {
 	OutDir         string
 	TimeoutMS      int
+	RequestMS      int
 	MaxText        int
 	MediaKB        int
 	Scan           bool
@@ -63,7 +64,7 @@ With a subcommand it runs one headless call and prints JSON:
 			if agent == nil {
 				agent = serveAgent
 			}
-			return agent(cmd, AgentOptions{OutDir: g.outDir, TimeoutMS: g.timeoutMS, MaxText: g.maxText, MediaKB: g.mediaKB,
+			return agent(cmd, AgentOptions{OutDir: g.outDir, TimeoutMS: g.timeoutMS, RequestMS: g.requestMS, MaxText: g.maxText, MediaKB: g.mediaKB,
 				Scan: g.scan, Protocol: g.protocol, MaxConnections: g.maxConnections, IdleMinutes: g.agentIdle, Version: version})
 		},
 	}

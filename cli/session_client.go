@@ -43,7 +43,7 @@ func forward(cmd *cobra.Command, g *globals, version string, raw []string, sp *s
 	if g.idleTimeout > 0 {
 		req.IdleMinutes = &g.idleTimeout
 	}
-	wait := max(g.callTimeout(headlessTimeout), connectTimeoutOf(g)) + answerMargin
+	wait := g.callTimeout(headlessTimeout) + max(g.requestTimeout(), connectTimeoutOf(g)) + answerMargin // a call may re-list first
 	reply, err := ask(rec.Socket, req, wait)
 	if err != nil {
 		return daemonTrouble(dir, rec, err)
@@ -157,7 +157,7 @@ func startDaemon(dir, name string, cfg actors.Config, g *globals) (*record, erro
 		return nil, exitf(ExitInternal, "find run-mcp's own binary to start the session daemon: %v", err)
 	}
 	spec, _ := json.Marshal(daemonSpec{Name: name, Command: cfg.Spec.Command, Args: cfg.Spec.Args, Env: cfg.Spec.Env, Cwd: cfg.Spec.Dir,
-		URL: cfg.URL, Protocol: cfg.Era.String(), ConnectTimeoutMS: g.connectTimeout, IdleMinutes: g.idleTimeout})
+		URL: cfg.URL, Protocol: cfg.Era.String(), ConnectTimeoutMS: g.connectTimeout, RequestTimeoutMS: g.requestMS, IdleMinutes: g.idleTimeout})
 	logf, err := os.OpenFile(logPath(dir, name), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, exitf(ExitToolError, "open the session log: %v", err)

@@ -133,7 +133,7 @@ func (s daemonSpec) config() (actors.Config, error) {
 	// Listing: a session's first life is listed whole, so the first
 	// reconnect diffs against everything it offered.
 	return actors.Config{Spec: wire.Spec{Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Cwd}, URL: s.URL, Era: era,
-		ConnectTimeout: time.Duration(s.ConnectTimeoutMS) * time.Millisecond, Listing: true}, nil
+		ConnectTimeout: time.Duration(s.ConnectTimeoutMS) * time.Millisecond, RequestTimeout: time.Duration(s.RequestTimeoutMS) * time.Millisecond, Listing: true}, nil
 }
 
 func (d *daemon) touch() { d.lastUsed.Store(time.Now().UnixNano()) }

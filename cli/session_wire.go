@@ -45,6 +45,7 @@ type daemonSpec struct {
 	URL              string            `json:"url"`
 	Protocol         string            `json:"protocol"`
 	ConnectTimeoutMS int               `json:"connect_timeout_ms"`
+	RequestTimeoutMS int               `json:"request_timeout_ms,omitempty"`
 	IdleMinutes      float64           `json:"idle_timeout"`
 }
 

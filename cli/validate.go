@@ -43,7 +43,7 @@ func newValidateCmd(g *globals, version string) *cobra.Command {
 		}
 		ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		return printReport(io, validate.Run(ctx, cfg, mcp.Implementation{Name: "run-mcp", Version: version}), deep, asJSON)
+		return printReport(io, validate.Run(ctx, cfg, actors.Options{ClientInfo: mcp.Implementation{Name: "run-mcp", Version: version}, Words: cliWords}), deep, asJSON)
 	}
 	return cmd
 }

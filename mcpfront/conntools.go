@@ -16,7 +16,8 @@ import (
 
 // targetConfig builds a connection config from command/args/env/cwd/protocol.
 func (f *front) targetConfig(a map[string]any) (actors.Config, error) {
-	cfg := actors.Config{Era: f.era, Listing: true}
+	cfg := actors.Config{Era: f.era, Listing: true,
+		RequestTimeout: time.Duration(getInt(a, "request_timeout_ms", 0)) * time.Millisecond}
 	if p := getStr(a, "protocol"); p != "" {
 		era, err := wire.ParseEra(p)
 		if err != nil {
@@ -202,6 +203,9 @@ func (f *front) reconnect(ctx context.Context, a map[string]any) (*mcp.CallToolR
 		if has(a, "connect_timeout_ms") {
 			c.ConnectTimeout = time.Duration(getInt(a, "connect_timeout_ms", 0)) * time.Millisecond
 		}
+		if has(a, "request_timeout_ms") {
+			c.RequestTimeout = time.Duration(getInt(a, "request_timeout_ms", 0)) * time.Millisecond
+		}
 	}
 	if p := getStr(a, "protocol"); p != "" {
 		if _, err := wire.ParseEra(p); err != nil {
@@ -311,6 +315,7 @@ func (f *front) statusText(st actors.Status) string {
 	if st.Exit != "" {
 		fmt.Fprintf(&b, "Exit: %s\n", st.Exit)
 	}
+	fmt.Fprintf(&b, "%s\n", f.budgetsLine(st.Config))
 	fmt.Fprintf(&b, "Calls in flight: %d", st.InFlight)
 	if st.OpenRounds > 0 {
 		fmt.Fprintf(&b, " (%d waiting on client input)", st.OpenRounds)
@@ -322,4 +327,15 @@ func (f *front) statusText(st actors.Status) string {
 		fmt.Fprintf(&b, "\nThe server died.\n%s\n", st.Report.Render())
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// budgetsLine names both deadlines a request of this connection has, and
+// how to change each.
+func (f *front) budgetsLine(cfg actors.Config) string {
+	req := cfg.RequestTimeout
+	if req <= 0 {
+		req = f.opts.RequestTimeout
+	}
+	return fmt.Sprintf("Budgets: calls %d ms of server time each (timeout_ms of call_mcp_primitive, default --timeout); housekeeping requests (listings, subscribe, listen, ping) %d ms each (request_timeout_ms of connect_to_mcp/reconnect_to_mcp, default --request-timeout)",
+		f.opts.Timeout.Milliseconds(), req.Milliseconds())
 }

@@ -18,8 +18,11 @@ import (
 
 // Options configure the agent server (the root command's flags).
 type Options struct {
-	OutDir         string
-	Timeout        time.Duration
+	OutDir  string
+	Timeout time.Duration
+	// RequestTimeout is the housekeeping budget of connections whose
+	// connect_to_mcp gives no request_timeout_ms (0: actors' default).
+	RequestTimeout time.Duration
 	MaxText        int
 	MediaKB        int
 	Scan           bool
@@ -30,7 +33,11 @@ type Options struct {
 }
 
 // DefaultTimeout is the default server-time budget of a call.
-const DefaultTimeout = 5 * time.Minute
+const DefaultTimeout = actors.DefaultCallTimeout
+
+// agentWords name the agent server's parameters in timeout messages.
+var agentWords = actors.Words{RequestTimeout: "request_timeout_ms of connect_to_mcp, reconnect_to_mcp or validate_mcp_server",
+	CallTimeout: "timeout_ms", Stderr: "get_mcp_server_stderr shows all of it"}
 
 type front struct {
 	opts  Options
@@ -83,6 +90,9 @@ func newFront(opts Options, out, errw io.Writer) (*front, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
+	if opts.RequestTimeout <= 0 {
+		opts.RequestTimeout = actors.DefaultRequestTimeout
+	}
 	era, err := wire.ParseEra(opts.Protocol)
 	if err != nil {
 		return nil, err
@@ -95,7 +105,7 @@ func newFront(opts Options, out, errw io.Writer) (*front, error) {
 	f.host = &hostBridge{out: f.out}
 	logger := slog.New(slog.NewTextHandler(&prefixWriter{f: f}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	f.reg = actors.NewRegistry(actors.Options{MaxConnections: opts.MaxConnections, IdleTimeout: opts.IdleTimeout, Host: f.host, Logger: logger,
-		ClientInfo: mcp.Implementation{Name: "run-mcp", Version: opts.Version}})
+		ClientInfo: mcp.Implementation{Name: "run-mcp", Version: opts.Version}, RequestTimeout: opts.RequestTimeout, Words: agentWords})
 	return f, nil
 }
 

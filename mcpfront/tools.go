@@ -43,6 +43,7 @@ func (f *front) toolDefs() []toolDef {
 			"log_level":          enum("Raise the server's logging verbosity (logging/setLevel).", levels...),
 			"protocol":           str("Handshake: legacy (default), auto (probe 2026-07-28, fall back), or a revision to pin such as 2026-07-28."),
 			"connect_timeout_ms": integer("How long the handshake may take (default 30000)."),
+			"request_timeout_ms": integer("How long the server may take to answer each housekeeping request: the listings, subscribe, listen, ping (default from --request-timeout, 30000). Calls use timeout_ms."),
 			"env":                strMap("Environment variables for the server (it inherits only PATH, HOME, SHELL, USER). Kept across reconnects."),
 		}
 		if withCommand {
@@ -92,7 +93,8 @@ func (f *front) toolDefs() []toolDef {
 				"timestamps": boolean("Prefix each line with its time and position (default true)."), "connection": connectionArg()}), f.stderr},
 		{"validate_mcp_server", "Spawn a server command, connect, and report what a strict client would reject: stdout pollution, transport errors, crash output, and the exit and stderr of a server that dies.",
 			object([]string{"command"}, schema{"command": str("Executable or URL."), "args": strList("Arguments."), "env": strMap("Environment."),
-				"deep": boolean("Run every check and print each."), "protocol": str("legacy, auto or a revision."), "cwd": str("Working directory.")}), f.validate},
+				"deep": boolean("Run every check and print each."), "protocol": str("legacy, auto or a revision."), "cwd": str("Working directory."),
+				"request_timeout_ms": integer("How long the server may take to answer each request validate sends (default from --request-timeout, 30000).")}), f.validate},
 		{"list_available_mcp_servers", "List the MCP servers registered with the clients on this machine (Claude Code, Cursor, VS Code, Codex, …), with the command to connect to each.",
 			object(nil, schema{"filter": str("Only entries whose name, command, source or file contains this."), "file": str("Read this one config file instead of scanning.")}), f.available},
 	}

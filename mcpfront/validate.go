@@ -5,6 +5,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/run-mcp/run-mcp/actors"
+
 	"github.com/run-mcp/run-mcp/internal/validate"
 )
 
@@ -15,6 +17,8 @@ func (f *front) validate(ctx context.Context, a map[string]any) (*mcp.CallToolRe
 	if err != nil {
 		return nil, err
 	}
-	r := validate.Run(ctx, cfg, mcp.Implementation{Name: "run-mcp", Version: f.opts.Version})
+	cfg.Listing = false // validate lists raw itself
+	r := validate.Run(ctx, cfg, actors.Options{ClientInfo: mcp.Implementation{Name: "run-mcp", Version: f.opts.Version},
+		RequestTimeout: f.opts.RequestTimeout, Words: agentWords})
 	return textResult(r.Text(getBool(a, "deep"))), nil
 }

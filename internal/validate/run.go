@@ -17,9 +17,11 @@ import (
 const stderrSettle = 200 * time.Millisecond
 
 // Run spawns the target on a registry of its own (so it never touches
-// anyone's connections), checks it, and stops it.
-func Run(ctx context.Context, cfg actors.Config, client mcp.Implementation) Report {
-	reg := actors.NewRegistry(actors.Options{MaxConnections: 1, ClientInfo: client})
+// anyone's connections), checks it, and stops it. opts give the client's
+// name and the front end's words; the registry always holds one connection.
+func Run(ctx context.Context, cfg actors.Config, opts actors.Options) Report {
+	opts.MaxConnections, opts.IdleTimeout = 1, 0
+	reg := actors.NewRegistry(opts)
 	defer reg.Close()
 	r := Report{Command: cfg.Target(), Capabilities: []string{}, Stderr: []string{}}
 	start := time.Now()
