@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/cli/session"
 	"github.com/run-mcp/run-mcp/internal/intercept"
 	"github.com/run-mcp/run-mcp/wire"
 )
@@ -149,4 +150,20 @@ func (g *globals) interceptor() (*intercept.Interceptor, error) {
 		return nil, exitf(ExitInternal, "cannot use the output directory: %v", err)
 	}
 	return ic, nil
+}
+
+func (g *globals) validateSession() error {
+	if g.session == "" {
+		if g.idleTimeout != 0 {
+			return exitf(ExitUsage, "--idle-timeout goes with --session: it closes a session after that many minutes without a command")
+		}
+		return nil
+	}
+	if !session.ValidName(g.session) {
+		return exitf(ExitUsage, "session name %q must start with a letter or digit and use only letters, digits, '.', '_' and '-'", g.session)
+	}
+	if g.idleTimeout < 0 {
+		return exitf(ExitUsage, "--idle-timeout must be a positive number of minutes (fractions allowed), got %v", g.idleTimeout)
+	}
+	return nil
 }

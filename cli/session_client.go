@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/cli/session"
 	"github.com/run-mcp/run-mcp/internal/safesocket"
 )
 
@@ -39,12 +40,12 @@ func forward(cmd *cobra.Command, g *globals, version string, raw []string, sp *s
 		return err
 	}
 	cwd, _ := os.Getwd()
-	req := daemonRequest{Op: "run", Argv: append([]string{cmd.Name()}, raw...), Cwd: cwd}
+	req := session.Request{Op: "run", Argv: append([]string{cmd.Name()}, raw...), Cwd: cwd}
 	if g.idleTimeout > 0 {
 		req.IdleMinutes = &g.idleTimeout
 	}
 	wait := max(g.callTimeout(headlessTimeout), connectTimeoutOf(g)) + answerMargin
-	reply, err := ask(rec.Socket, req, wait)
+	reply, err := session.Ask(rec.Socket, req, wait)
 	if err != nil {
 		return daemonTrouble(dir, rec, err)
 	}
@@ -65,15 +66,15 @@ func connectTimeoutOf(g *globals) time.Duration {
 
 // attachOrStart finds the running session (refusing a call that names a
 // different server) or starts it when the call names its target.
-func attachOrStart(cmd *cobra.Command, g *globals, dir string, sp *split) (*record, error) {
+func attachOrStart(cmd *cobra.Command, g *globals, dir string, sp *split) (*session.Record, error) {
 	name := g.session
-	rec, err := loadRecord(dir, name)
+	rec, err := session.LoadRecord(dir, name)
 	if err != nil {
 		return nil, exitf(ExitToolError, "%v", err)
 	}
 	envGiven, protoGiven := len(g.env) > 0, cmd.Flags().Changed("protocol")
 	if rec != nil {
-		if _, err := ask(rec.Socket, daemonRequest{Op: "ping"}, pingWait); err != nil {
+		if _, err := session.Ask(rec.Socket, session.Request{Op: "ping"}, pingWait); err != nil {
 			return nil, daemonTrouble(dir, rec, err)
 		}
 		if len(sp.target) > 0 || envGiven || protoGiven {
@@ -81,7 +82,7 @@ func attachOrStart(cmd *cobra.Command, g *globals, dir string, sp *split) (*reco
 			if err != nil {
 				return nil, err
 			}
-			if diff := rec.mismatch(cfg, envGiven, protoGiven); diff != "" {
+			if diff := rec.Mismatch(cfg, envGiven, protoGiven); diff != "" {
 				return nil, exitf(ExitUsage, "session %q was started with a different setup: %s. Omit the command to attach to it, or close-session %s to replace it", name, diff, name)
 			}
 		}
@@ -105,11 +106,11 @@ func attachOrStart(cmd *cobra.Command, g *globals, dir string, sp *split) (*reco
 // claimStart makes one command the starter of a session when several race
 // to start it: the others wait for its record and attach. A claim older
 // than limit is taken as abandoned.
-func claimStart(dir, name string, limit time.Duration) (unlock func(), rec *record, err error) {
+func claimStart(dir, name string, limit time.Duration) (unlock func(), rec *session.Record, err error) {
 	lock := filepath.Join(dir, name+".starting")
 	deadline := time.Now().Add(limit)
 	for {
-		if rec, _ := loadRecord(dir, name); rec != nil {
+		if rec, _ := session.LoadRecord(dir, name); rec != nil {
 			return nil, rec, nil
 		}
 		f, err := os.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
@@ -117,7 +118,7 @@ func claimStart(dir, name string, limit time.Duration) (unlock func(), rec *reco
 			fmt.Fprintf(f, "%d\n", os.Getpid()) // so a dead claimant is seen at once
 			f.Close()
 			// The starter before us may have finished between the two looks.
-			if rec, _ := loadRecord(dir, name); rec != nil {
+			if rec, _ := session.LoadRecord(dir, name); rec != nil {
 				_ = os.Remove(lock)
 				return nil, rec, nil
 			}
@@ -139,7 +140,7 @@ func claimStart(dir, name string, limit time.Duration) (unlock func(), rec *reco
 
 // configFor builds the config a later call describes; without a target it
 // is the session's own command, so only env and protocol are compared.
-func (g *globals) configFor(target []string, rec *record) (actors.Config, error) {
+func (g *globals) configFor(target []string, rec *session.Record) (actors.Config, error) {
 	if len(target) == 0 {
 		target = append([]string{rec.Command}, rec.Args...)
 		if rec.URL != "" {
@@ -151,14 +152,14 @@ func (g *globals) configFor(target []string, rec *record) (actors.Config, error)
 
 // startDaemon spawns the session's daemon, detached, and waits for it to
 // connect to the server. A server that fails to start leaves no session.
-func startDaemon(dir, name string, cfg actors.Config, g *globals) (*record, error) {
+func startDaemon(dir, name string, cfg actors.Config, g *globals) (*session.Record, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, exitf(ExitInternal, "find run-mcp's own binary to start the session daemon: %v", err)
 	}
-	spec, _ := json.Marshal(daemonSpec{Name: name, Command: cfg.Spec.Command, Args: cfg.Spec.Args, Env: cfg.Spec.Env, Cwd: cfg.Spec.Dir,
+	spec, _ := json.Marshal(session.Spec{Name: name, Command: cfg.Spec.Command, Args: cfg.Spec.Args, Env: cfg.Spec.Env, Cwd: cfg.Spec.Dir,
 		URL: cfg.URL, Protocol: cfg.Era.String(), ConnectTimeoutMS: g.connectTimeout, IdleMinutes: g.idleTimeout})
-	logf, err := os.OpenFile(logPath(dir, name), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	logf, err := os.OpenFile(session.LogPath(dir, name), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, exitf(ExitToolError, "open the session log: %v", err)
 	}
@@ -189,10 +190,10 @@ func startDaemon(dir, name string, cfg actors.Config, g *globals) (*record, erro
 }
 
 // awaitStart reads the daemon's start status.
-func awaitStart(dir, name string, status *os.File, wait time.Duration) (*record, error) {
+func awaitStart(dir, name string, status *os.File, wait time.Duration) (*session.Record, error) {
 	_ = status.SetReadDeadline(time.Now().Add(wait))
 	line, err := bufio.NewReader(status).ReadBytes('\n')
-	var st startStatus
+	var st session.StartStatus
 	if err != nil || json.Unmarshal(line, &st) != nil {
 		return nil, exitf(ExitToolError, "the session daemon for %q stopped before it could report: %s", name, logTail(dir, name))
 	}
@@ -203,7 +204,7 @@ func awaitStart(dir, name string, status *os.File, wait time.Duration) (*record,
 		}
 		return nil, &ExitError{Code: code, Err: errors.New(st.Error)}
 	}
-	rec, err := loadRecord(dir, name)
+	rec, err := session.LoadRecord(dir, name)
 	if err != nil || rec == nil {
 		return nil, exitf(ExitToolError, "the session daemon for %q started but left no record: %s", name, logTail(dir, name))
 	}
@@ -227,26 +228,26 @@ func claimantGone(lock string) bool {
 // daemonTrouble explains a daemon that does not answer: dead (its log says
 // why, and the record is pruned) or alive but silent (suspect the server or
 // the daemon).
-func daemonTrouble(dir string, rec *record, err error) error {
-	var silent errNoAnswer
+func daemonTrouble(dir string, rec *session.Record, err error) error {
+	var silent session.ErrNoAnswer
 	if errors.As(err, &silent) {
 		return exitf(ExitToolError, "the session daemon for %q took the request but did not answer within %s. "+
 			"If `run-mcp stderr --session %s` shows the server busy or silent, suspect the server; if the daemon's log (%s) shows an error, suspect the daemon. close-session %s stops both",
-			rec.Name, silent.after.Round(time.Second), rec.Name, logPath(dir, rec.Name), rec.Name)
+			rec.Name, silent.After.Round(time.Second), rec.Name, session.LogPath(dir, rec.Name), rec.Name)
 	}
 	prune(dir, rec)
 	return exitf(ExitToolError, "session %q is gone: its daemon is not answering (%v), so its record was removed. Its log says: %s. Start it again by giving the server to run",
 		rec.Name, err, logTail(dir, rec.Name))
 }
 
-func prune(dir string, rec *record) {
-	removeRecord(dir, rec.Name)
+func prune(dir string, rec *session.Record) {
+	session.RemoveRecord(dir, rec.Name)
 	_ = os.Remove(rec.Socket)
 }
 
 // logTail is the last lines of a session's daemon log, for a death report.
 func logTail(dir, name string) string {
-	b, err := os.ReadFile(logPath(dir, name))
+	b, err := os.ReadFile(session.LogPath(dir, name))
 	if err != nil || len(bytes.TrimSpace(b)) == 0 {
 		return "(the daemon log is empty)"
 	}
@@ -254,5 +255,5 @@ func logTail(dir, name string) string {
 	if len(lines) > 8 {
 		lines = lines[len(lines)-8:]
 	}
-	return fmt.Sprintf("%s:\n  %s", logPath(dir, name), strings.Join(lines, "\n  "))
+	return fmt.Sprintf("%s:\n  %s", session.LogPath(dir, name), strings.Join(lines, "\n  "))
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/cli/session"
 	"github.com/run-mcp/run-mcp/internal/safesocket"
 	"github.com/run-mcp/run-mcp/internal/snapshot"
 )
@@ -80,10 +81,10 @@ func newSessionsCmd() *cobra.Command {
 			}
 			rows := []sessionListing{}
 			for _, rec := range records(dir) {
-				reply, err := ask(rec.Socket, daemonRequest{Op: "ping"}, pingWait)
+				reply, err := session.Ask(rec.Socket, session.Request{Op: "ping"}, pingWait)
 				if err != nil {
 					prune(dir, rec)
-					fmt.Fprintf(cmd.ErrOrStderr(), "run-mcp: pruned session %q: its daemon is not answering (log: %s)\n", rec.Name, logPath(dir, rec.Name))
+					fmt.Fprintf(cmd.ErrOrStderr(), "run-mcp: pruned session %q: its daemon is not answering (log: %s)\n", rec.Name, session.LogPath(dir, rec.Name))
 					continue
 				}
 				rows = append(rows, listing(rec, reply.Info))
@@ -92,7 +93,7 @@ func newSessionsCmd() *cobra.Command {
 		}}
 }
 
-func listing(rec *record, in *sessionInfo) sessionListing {
+func listing(rec *session.Record, in *session.Info) sessionListing {
 	l := sessionListing{Name: rec.Name, Pid: rec.Pid, DaemonPid: rec.DaemonPid, Command: rec.Target, Cwd: rec.Cwd,
 		EnvKeys: orEmpty(rec.EnvKeys), Protocol: rec.Protocol, StartedAt: rec.StartedAt,
 		Uptime: time.Since(rec.StartedAt).Round(time.Second).String(), IdleMinutes: rec.IdleMinutes}
@@ -106,13 +107,13 @@ func listing(rec *record, in *sessionInfo) sessionListing {
 }
 
 // records reads every session record in dir, by name.
-func records(dir string) []*record {
+func records(dir string) []*session.Record {
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	sort.Strings(paths)
-	var out []*record
+	var out []*session.Record
 	for _, p := range paths {
 		name := strings.TrimSuffix(filepath.Base(p), ".json")
-		if rec, err := loadRecord(dir, name); err == nil && rec != nil {
+		if rec, err := session.LoadRecord(dir, name); err == nil && rec != nil {
 			out = append(out, rec)
 		}
 	}
@@ -123,23 +124,23 @@ func newCloseSessionCmd() *cobra.Command {
 	return &cobra.Command{Use: "close-session <session_name>", Short: "Stop a session's server and its daemon", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
-			if !sessionName.MatchString(name) {
+			if !session.ValidName(name) {
 				return exitf(ExitUsage, "session name %q must start with a letter or digit and use only letters, digits, '.', '_' and '-'", name)
 			}
 			dir, err := safesocket.Dir()
 			if err != nil {
 				return exitf(ExitToolError, "%v", err)
 			}
-			rec, err := loadRecord(dir, name)
+			rec, err := session.LoadRecord(dir, name)
 			if err != nil {
-				removeRecord(dir, name)
+				session.RemoveRecord(dir, name)
 				return exitf(ExitToolError, "%v; it was removed", err)
 			}
 			if rec == nil {
 				return exitf(ExitToolError, "no session named %q is running (run-mcp sessions lists them)", name)
 			}
 			out := map[string]any{"closed": name, "pid": rec.Pid}
-			reply, err := ask(rec.Socket, daemonRequest{Op: "close"}, pingWait)
+			reply, err := session.Ask(rec.Socket, session.Request{Op: "close"}, pingWait)
 			if err != nil {
 				prune(dir, rec)
 				out["note"] = "its daemon was not answering; the record was removed"

@@ -20,8 +20,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/cli/session"
 	"github.com/run-mcp/run-mcp/internal/safesocket"
-	"github.com/run-mcp/run-mcp/wire"
 )
 
 // binding is a command tree running inside a session daemon: its commands
@@ -63,7 +63,7 @@ type daemon struct {
 	reg      *actors.Registry
 	version  string
 	dir      string
-	rec      *record
+	rec      *session.Record
 	logger   *log.Logger
 	lastUsed atomic.Int64 // unix nanos
 	idle     atomic.Int64 // nanoseconds; 0: never
@@ -74,17 +74,17 @@ type daemon struct {
 
 func runDaemon(ctx context.Context, version string, specIn io.Reader, status *os.File) error {
 	logger := log.New(os.Stderr, "", log.LstdFlags|log.Lmicroseconds)
-	var spec daemonSpec
+	var spec session.Spec
 	if err := json.NewDecoder(specIn).Decode(&spec); err != nil {
-		return reportStart(status, startStatus{Code: ExitInternal, Error: "the session daemon got no valid spec: " + err.Error()})
+		return reportStart(status, session.StartStatus{Code: ExitInternal, Error: "the session daemon got no valid spec: " + err.Error()})
 	}
 	dir, err := safesocket.Dir()
 	if err != nil {
-		return reportStart(status, startStatus{Code: ExitToolError, Error: err.Error()})
+		return reportStart(status, session.StartStatus{Code: ExitToolError, Error: err.Error()})
 	}
-	cfg, err := spec.config()
+	cfg, err := spec.Config()
 	if err != nil {
-		return reportStart(status, startStatus{Code: ExitUsage, Error: err.Error()})
+		return reportStart(status, session.StartStatus{Code: ExitUsage, Error: err.Error()})
 	}
 	reg := actors.NewRegistry(actors.Options{MaxConnections: 1, ClientInfo: mcp.Implementation{Name: "run-mcp", Version: version},
 		Logger: nil})
@@ -92,48 +92,37 @@ func runDaemon(ctx context.Context, version string, specIn io.Reader, status *os
 	info, err := reg.Connect(ctx, spec.Name, cfg)
 	if err != nil {
 		logger.Printf("session %s: the server failed to start: %v", spec.Name, err)
-		return reportStart(status, startStatus{Code: CodeOf(connectFailure(ctx, err)), Error: err.Error()})
+		return reportStart(status, session.StartStatus{Code: CodeOf(connectFailure(ctx, err)), Error: err.Error()})
 	}
-	rec := newRecord(dir, spec.Name, cfg, spec.IdleMinutes)
+	rec := session.NewRecord(dir, spec.Name, cfg, spec.IdleMinutes)
 	rec.DaemonPid, rec.Pid = os.Getpid(), info.Pid
 	ln, err := safesocket.Listen(rec.Socket)
 	if err != nil {
-		return reportStart(status, startStatus{Code: ExitToolError, Error: err.Error()})
+		return reportStart(status, session.StartStatus{Code: ExitToolError, Error: err.Error()})
 	}
 	defer os.Remove(rec.Socket)
-	if err := saveRecord(dir, rec); err != nil {
+	if err := session.SaveRecord(dir, rec); err != nil {
 		ln.Close()
-		return reportStart(status, startStatus{Code: ExitToolError, Error: err.Error()})
+		return reportStart(status, session.StartStatus{Code: ExitToolError, Error: err.Error()})
 	}
-	defer removeRecord(dir, spec.Name)
+	defer session.RemoveRecord(dir, spec.Name)
 	d := &daemon{reg: reg, version: version, dir: dir, rec: rec, logger: logger, quit: make(chan struct{})}
 	d.touch()
 	d.idle.Store(int64(spec.IdleMinutes * float64(time.Minute)))
 	logger.Printf("session %s: serving %s (PID %d) on %s", spec.Name, rec.Target, rec.Pid, rec.Socket)
-	_ = reportStart(status, startStatus{OK: true})
+	_ = reportStart(status, session.StartStatus{OK: true})
 	d.serve(ctx, ln)
 	logger.Printf("session %s: stopped", spec.Name)
 	return nil
 }
 
-func reportStart(status *os.File, st startStatus) error {
+func reportStart(status *os.File, st session.StartStatus) error {
 	if status != nil {
 		b, _ := json.Marshal(st)
 		_, _ = status.Write(append(b, '\n'))
 		_ = status.Close()
 	}
 	return nil
-}
-
-func (s daemonSpec) config() (actors.Config, error) {
-	era, err := wire.ParseEra(s.Protocol)
-	if err != nil {
-		return actors.Config{}, err
-	}
-	// Listing: a session's first life is listed whole, so the first
-	// reconnect diffs against everything it offered.
-	return actors.Config{Spec: wire.Spec{Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Cwd}, URL: s.URL, Era: era,
-		ConnectTimeout: time.Duration(s.ConnectTimeoutMS) * time.Millisecond, Listing: true}, nil
 }
 
 func (d *daemon) touch() { d.lastUsed.Store(time.Now().UnixNano()) }
@@ -188,10 +177,10 @@ func (d *daemon) handle(ctx context.Context, c net.Conn) {
 		return
 	}
 	_ = c.SetReadDeadline(time.Time{})
-	var req daemonRequest
-	var reply daemonReply
+	var req session.Request
+	var reply session.Reply
 	if err := json.Unmarshal(line, &req); err != nil {
-		reply = daemonReply{Code: ExitUsage, Stderr: fmt.Sprintf("run-mcp: the session daemon got a malformed request: %v\n", err)}
+		reply = session.Reply{Code: ExitUsage, Stderr: fmt.Sprintf("run-mcp: the session daemon got a malformed request: %v\n", err)}
 	} else {
 		reply = d.answer(ctx, req)
 	}
@@ -202,33 +191,33 @@ func (d *daemon) handle(ctx context.Context, c net.Conn) {
 	}
 }
 
-func (d *daemon) answer(ctx context.Context, req daemonRequest) daemonReply {
+func (d *daemon) answer(ctx context.Context, req session.Request) session.Reply {
 	switch req.Op {
 	case "ping":
-		return daemonReply{Info: d.info(ctx)}
+		return session.Reply{Info: d.info(ctx)}
 	case "close":
-		return daemonReply{Info: d.info(ctx)}
+		return session.Reply{Info: d.info(ctx)}
 	case "run":
 		d.touch()
 		if req.IdleMinutes != nil {
 			d.idle.Store(int64(*req.IdleMinutes * float64(time.Minute)))
 			d.rec.IdleMinutes = *req.IdleMinutes
-			_ = saveRecord(d.dir, d.rec)
+			_ = session.SaveRecord(d.dir, d.rec)
 		}
 		defer d.touch()
 		return d.run(ctx, req)
 	}
-	return daemonReply{Code: ExitUsage, Stderr: fmt.Sprintf("run-mcp: the session daemon does not know the request %q\n", req.Op)}
+	return session.Reply{Code: ExitUsage, Stderr: fmt.Sprintf("run-mcp: the session daemon does not know the request %q\n", req.Op)}
 }
 
 // run executes a command line against the session's connection, capturing
 // what it would print, with a recovered panic reported as exit 70.
-func (d *daemon) run(ctx context.Context, req daemonRequest) (reply daemonReply) {
+func (d *daemon) run(ctx context.Context, req session.Request) (reply session.Reply) {
 	var out, errb bytes.Buffer
 	defer func() {
 		if r := recover(); r != nil {
 			d.logger.Printf("session %s: internal error running %v: %v", d.rec.Name, req.Argv, r)
-			reply = daemonReply{Code: ExitInternal, Stderr: fmt.Sprintf("run-mcp: internal error in the session daemon: %v (the session is kept)\n", r)}
+			reply = session.Reply{Code: ExitInternal, Stderr: fmt.Sprintf("run-mcp: internal error in the session daemon: %v (the session is kept)\n", r)}
 		}
 	}()
 	root := newRoot(d.version, nil, &binding{reg: d.reg, name: d.rec.Name, cwd: req.Cwd})
@@ -236,11 +225,11 @@ func (d *daemon) run(ctx context.Context, req daemonRequest) (reply daemonReply)
 	root.SetOut(&out)
 	root.SetErr(&errb)
 	code := execute(ctx, root, &errb)
-	return daemonReply{Code: code, Stdout: out.String(), Stderr: errb.String()}
+	return session.Reply{Code: code, Stdout: out.String(), Stderr: errb.String()}
 }
 
-func (d *daemon) info(ctx context.Context) *sessionInfo {
-	in := &sessionInfo{DaemonPid: os.Getpid(), IdleMinutes: float64(d.idle.Load()) / float64(time.Minute)}
+func (d *daemon) info(ctx context.Context) *session.Info {
+	in := &session.Info{DaemonPid: os.Getpid(), IdleMinutes: float64(d.idle.Load()) / float64(time.Minute)}
 	if c, err := d.reg.Resolve(d.rec.Name, false); err == nil {
 		if st, err := c.Status(ctx); err == nil {
 			in.Phase = string(st.Phase)

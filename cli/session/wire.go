@@ -1,4 +1,4 @@
-package cli
+package session
 
 import (
 	"bufio"
@@ -6,27 +6,29 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/internal/safesocket"
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // One request per socket connection, one JSON line each way.
 
-type daemonRequest struct {
+type Request struct {
 	Op          string   `json:"op"` // run, ping, close
 	Argv        []string `json:"argv,omitempty"`
 	Cwd         string   `json:"cwd,omitempty"`
 	IdleMinutes *float64 `json:"idle_timeout,omitempty"`
 }
 
-type daemonReply struct {
-	Code   int          `json:"code"`
-	Stdout string       `json:"stdout,omitempty"`
-	Stderr string       `json:"stderr,omitempty"`
-	Info   *sessionInfo `json:"info,omitempty"`
+type Reply struct {
+	Code   int    `json:"code"`
+	Stdout string `json:"stdout,omitempty"`
+	Stderr string `json:"stderr,omitempty"`
+	Info   *Info  `json:"info,omitempty"`
 }
 
-// sessionInfo is what a ping learns about a running session.
-type sessionInfo struct {
+// Info is what a ping learns about a running session.
+type Info struct {
 	Pid         int     `json:"pid"`
 	Phase       string  `json:"phase"`
 	UptimeMS    int64   `json:"uptime_ms"`
@@ -34,9 +36,9 @@ type sessionInfo struct {
 	DaemonPid   int     `json:"daemon_pid"`
 }
 
-// daemonSpec is what the client hands a new daemon on its stdin: env values
+// Spec is what the client hands a new daemon on its stdin: env values
 // travel there, never on a command line another user could read.
-type daemonSpec struct {
+type Spec struct {
 	Name             string            `json:"name"`
 	Command          string            `json:"command"`
 	Args             []string          `json:"args"`
@@ -48,21 +50,21 @@ type daemonSpec struct {
 	IdleMinutes      float64           `json:"idle_timeout"`
 }
 
-// startStatus is the daemon's first and only line on its status pipe.
-type startStatus struct {
+// StartStatus is the daemon's first and only line on its status pipe.
+type StartStatus struct {
 	OK    bool   `json:"ok"`
 	Code  int    `json:"code,omitempty"`
 	Error string `json:"error,omitempty"`
 }
 
-// errNoAnswer is a daemon that took the request and never answered.
-type errNoAnswer struct{ after time.Duration }
+// ErrNoAnswer is a daemon that took the request and never answered.
+type ErrNoAnswer struct{ After time.Duration }
 
-func (e errNoAnswer) Error() string { return fmt.Sprintf("no answer after %s", e.after) }
+func (e ErrNoAnswer) Error() string { return fmt.Sprintf("no answer after %s", e.After) }
 
 // ask sends one request to the daemon at socket and waits up to wait for
 // the reply.
-func ask(socket string, req daemonRequest, wait time.Duration) (*daemonReply, error) {
+func Ask(socket string, req Request, wait time.Duration) (*Reply, error) {
 	c, err := safesocket.Dial(socket, 2*time.Second)
 	if err != nil {
 		return nil, err
@@ -75,19 +77,31 @@ func ask(socket string, req daemonRequest, wait time.Duration) (*daemonReply, er
 	}
 	line, err := bufio.NewReaderSize(c, 1<<20).ReadBytes('\n')
 	if err != nil {
-		if isTimeout(err) {
-			return nil, errNoAnswer{after: wait}
+		if IsTimeout(err) {
+			return nil, ErrNoAnswer{After: wait}
 		}
 		return nil, fmt.Errorf("read the session daemon's answer: %w", err)
 	}
-	var reply daemonReply
+	var reply Reply
 	if err := json.Unmarshal(line, &reply); err != nil {
 		return nil, fmt.Errorf("the session daemon answered with something that is not its reply: %w", err)
 	}
 	return &reply, nil
 }
 
-func isTimeout(err error) bool {
+func IsTimeout(err error) bool {
 	te, ok := err.(interface{ Timeout() bool })
 	return ok && te.Timeout()
+}
+
+// Config is the connection the spec describes.
+func (s Spec) Config() (actors.Config, error) {
+	era, err := wire.ParseEra(s.Protocol)
+	if err != nil {
+		return actors.Config{}, err
+	}
+	// Listing: a session's first life is listed whole, so the first
+	// reconnect diffs against everything it offered.
+	return actors.Config{Spec: wire.Spec{Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Cwd}, URL: s.URL, Era: era,
+		ConnectTimeout: time.Duration(s.ConnectTimeoutMS) * time.Millisecond, Listing: true}, nil
 }
