@@ -22,16 +22,24 @@ import (
 var sessionName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // ValidName says whether name may name a session.
-func ValidName(name string) bool { return sessionName.MatchString(name) }
+func ValidName(name string) bool { return sessionName.MatchString(name) && len(name) <= 200 }
 
-// record is what a session remembers on disk, beside its socket. Values of
+// maxRecord bounds what is read of a record file.
+const maxRecord = 1 << 20
+
+// Record is what a session remembers on disk, beside its socket. Values of
 // environment variables are secrets: only their names and a hash are kept,
 // enough to refuse a call that names different ones.
 type Record struct {
-	Name        string    `json:"name"`
-	Socket      string    `json:"socket"`
-	DaemonPid   int       `json:"daemon_pid"`
+	Name      string `json:"name"`
+	Socket    string `json:"socket"`
+	DaemonPid int    `json:"daemon_pid"`
+	// DaemonStart and ServerStart are the processes' start times (Linux:
+	// clock ticks since boot, /proc/<pid>/stat field 22; 0 elsewhere), so a
+	// reused pid is not taken for the daemon or its server.
+	DaemonStart uint64    `json:"daemon_start,omitempty"`
 	Pid         int       `json:"pid"`
+	ServerStart uint64    `json:"server_start,omitempty"`
 	Target      string    `json:"command"`
 	Command     string    `json:"exec"`
 	Args        []string  `json:"args"`
@@ -44,11 +52,13 @@ type Record struct {
 	IdleMinutes float64   `json:"idle_timeout"`
 }
 
+// RecordPath and LogPath are a session's files in the session directory.
 func RecordPath(dir, name string) string { return filepath.Join(dir, name+".json") }
 func LogPath(dir, name string) string    { return filepath.Join(dir, name+".log") }
 
+// LoadRecord reads a session's record; nil when there is none.
 func LoadRecord(dir, name string) (*Record, error) {
-	b, err := os.ReadFile(RecordPath(dir, name))
+	b, err := safesocket.ReadPrivate(RecordPath(dir, name), maxRecord)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -62,23 +72,38 @@ func LoadRecord(dir, name string) (*Record, error) {
 	return &r, nil
 }
 
+// SaveRecord writes a record atomically, 0600, never through a link.
 func SaveRecord(dir string, r *Record) error {
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp := RecordPath(dir, r.Name) + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+	if err := safesocket.WritePrivate(RecordPath(dir, r.Name), b); err != nil {
 		return fmt.Errorf("write the session record: %w", err)
 	}
-	return os.Rename(tmp, RecordPath(dir, r.Name))
+	return nil
 }
 
+// RemoveRecord removes a session's record.
 func RemoveRecord(dir, name string) {
 	_ = os.Remove(RecordPath(dir, name))
 }
 
-// newRecord describes the session a config starts.
+// Records reads every session record in dir, by name.
+func Records(dir string) []*Record {
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	sort.Strings(paths)
+	var out []*Record
+	for _, p := range paths {
+		name := strings.TrimSuffix(filepath.Base(p), ".json")
+		if rec, err := LoadRecord(dir, name); err == nil && rec != nil {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// NewRecord describes the session a config starts.
 func NewRecord(dir, name string, cfg actors.Config, idle float64) *Record {
 	r := &Record{Name: name, Socket: safesocket.Path(dir, name), Target: cfg.Target(), Command: cfg.Spec.Command,
 		Args: cfg.Spec.Args, URL: cfg.URL, Cwd: cfg.Spec.Dir, EnvKeys: wire.EnvKeys(cfg.Spec.Env),
@@ -89,7 +114,7 @@ func NewRecord(dir, name string, cfg actors.Config, idle float64) *Record {
 	return r
 }
 
-// envHash fingerprints env values without keeping them.
+// EnvHash fingerprints env values without keeping them.
 func EnvHash(env map[string]string) string {
 	keys := wire.EnvKeys(env)
 	h := sha256.New()
@@ -99,22 +124,28 @@ func EnvHash(env map[string]string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// mismatch says how cfg differs from what the session was started with
-// ("" when it does not): a different command, the same relative command
-// from another directory, different env, or another protocol.
-func (r *Record) Mismatch(cfg actors.Config, envGiven, protocolGiven bool) string {
+// Mismatch says how the server a caller names differs from what the
+// session was started with ("" when it does not): a different command, the
+// same relative command from another directory, different env, or another
+// protocol. A caller that names nothing matches.
+func (r *Record) Mismatch(c *Caller) string {
+	if c == nil {
+		return ""
+	}
 	var diffs []string
-	if cfg.Target() != r.Target {
-		diffs = append(diffs, fmt.Sprintf("command: the session runs %q, this call names %q", r.Target, cfg.Target()))
-	} else if cfg.URL == "" && !filepath.IsAbs(cfg.Spec.Command) && strings.ContainsRune(cfg.Spec.Command, filepath.Separator) && cfg.Spec.Dir != r.Cwd {
-		diffs = append(diffs, fmt.Sprintf("directory: the relative command %q was started in %s, this call is in %s", r.Command, r.Cwd, cfg.Spec.Dir))
+	if c.Target != "" {
+		if c.Target != r.Target {
+			diffs = append(diffs, fmt.Sprintf("command: the session runs %q, this call names %q", r.Target, c.Target))
+		} else if !c.HTTP && !filepath.IsAbs(c.Command) && strings.ContainsRune(c.Command, filepath.Separator) && c.Cwd != r.Cwd {
+			diffs = append(diffs, fmt.Sprintf("directory: the relative command %q was started in %s, this call is in %s", r.Command, r.Cwd, c.Cwd))
+		}
 	}
-	if envGiven && EnvHash(cfg.Spec.Env) != r.EnvHash {
+	if c.EnvGiven && c.EnvHash != r.EnvHash {
 		diffs = append(diffs, fmt.Sprintf("env: the session has %s, this call passes %s (names only; values are not shown)",
-			keysOrNone(r.EnvKeys), keysOrNone(wire.EnvKeys(cfg.Spec.Env))))
+			keysOrNone(r.EnvKeys), keysOrNone(c.EnvKeys)))
 	}
-	if protocolGiven && cfg.Era.String() != r.Protocol {
-		diffs = append(diffs, fmt.Sprintf("protocol: the session uses %s, this call asks for %s", r.Protocol, cfg.Era.String()))
+	if c.Protocol != "" && c.Protocol != r.Protocol {
+		diffs = append(diffs, fmt.Sprintf("protocol: the session uses %s, this call asks for %s", r.Protocol, c.Protocol))
 	}
 	sort.Strings(diffs)
 	return strings.Join(diffs, "; ")
