@@ -30,7 +30,7 @@ func privateDir(d string) error {
 	if st, ok := info.Sys().(*syscall.Stat_t); ok {
 		owner = int(st.Uid)
 	}
-	found := fmt.Sprintf("owner uid %d, mode %v", owner, info.Mode())
+	found := fmt.Sprintf("owner uid %d, mode %04o", owner, info.Mode().Perm())
 	switch {
 	case info.Mode()&fs.ModeSymlink != 0:
 		to, _ := os.Readlink(d)
