@@ -225,7 +225,7 @@ func (d *daemon) accept(ctx context.Context, ln net.Listener) error {
 // client closing the connection before the reply cancels the request.
 func (d *daemon) handle(ctx context.Context, c net.Conn) {
 	defer c.Close()
-	br := bufio.NewReaderSize(c, 64<<10)
+	br := bufio.NewReaderSize(c, 4<<10) // small: a thousand connections at once stay cheap
 	_ = c.SetReadDeadline(time.Now().Add(requestWait))
 	line, err := ReadLine(br, MaxRequest)
 	var tooLarge *TooLargeError
