@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -13,11 +14,12 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestShorthandArguments(t *testing.T) {
-	args, err := parseToolArgs([]string{"name=Alice", "count:=5", "tags:=[\"a\"]", "eq=a=b"}, false)
+	args, err := parseToolArgs([]string{"name=Alice", "count:=5", "tags:=[\"a\"]", "eq=a=b", "big:=12345678901234567890"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]any{"name": "Alice", "count": float64(5), "tags": []any{"a"}, "eq": "a=b"}
+	// Numbers stay exact: they reach the tool (and a session) as written.
+	want := map[string]any{"name": "Alice", "count": json.Number("5"), "tags": []any{"a"}, "eq": "a=b", "big": json.Number("12345678901234567890")}
 	if !reflect.DeepEqual(args, want) {
 		t.Fatalf("got %v, want %v", args, want)
 	}

@@ -15,6 +15,7 @@ const (
 	ExitUnavail   = 69 // the target failed to start or connect
 	ExitInternal  = 70 // an internal error in run-mcp
 	ExitInterrupt = 130
+	ExitTerminate = 143 // SIGTERM
 )
 
 // ExitError carries the exit code a failure maps to.
@@ -46,6 +47,10 @@ func CodeOf(err error) int {
 	var ee *ExitError
 	if errors.As(err, &ee) {
 		return ee.Code
+	}
+	var coded interface{ ExitCode() int }
+	if errors.As(err, &coded) {
+		return coded.ExitCode()
 	}
 	return ExitInternal
 }

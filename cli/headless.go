@@ -2,10 +2,12 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/spf13/cobra"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/cli/session"
 )
 
 // headless describes one subcommand that reaches a target: its words before
@@ -25,6 +27,9 @@ type job struct {
 	sp   *split
 	args map[string]any // the parsed argument words
 	info actors.Info
+	// count, deep and asJSON are the words of stderr and validate.
+	count        int
+	deep, asJSON bool
 }
 
 // newHeadlessCmd builds a subcommand that splits its words from the target,
@@ -37,7 +42,7 @@ func newHeadlessCmd(g *globals, version string, h headless) *cobra.Command {
 		if err != nil || sp == nil {
 			return err
 		}
-		if h.needsSession != "" && g.session == "" && g.bound == nil {
+		if h.needsSession != "" && g.session == "" {
 			return exitf(ExitUsage, "%s", h.needsSession)
 		}
 		x := &job{io: streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}, g: g, sp: sp}
@@ -47,7 +52,13 @@ func newHeadlessCmd(g *globals, version string, h headless) *cobra.Command {
 				return err
 			}
 		}
-		return withTarget(cmd, g, version, raw, sp, func(ctx context.Context, c *actors.Conn, info actors.Info) error {
+		req := g.request(session.Op(cmd.Name()), sp)
+		if h.layout.argWords {
+			if req.Args, err = json.Marshal(x.args); err != nil {
+				return exitf(ExitInternal, "encode the arguments: %v", err)
+			}
+		}
+		return withTarget(cmd, g, version, sp, req, func(ctx context.Context, c *actors.Conn, info actors.Info) error {
 			x.info = info
 			return h.run(ctx, x, c)
 		})
@@ -68,6 +79,7 @@ func prepare(cmd *cobra.Command, g *globals, raw []string, l layout) (*split, er
 	if err := g.validate(); err != nil {
 		return nil, err
 	}
+	g.idleSet = cmd.Flags().Changed("idle-timeout")
 	if err := g.validateSession(); err != nil {
 		return nil, err
 	}
@@ -77,18 +89,13 @@ func prepare(cmd *cobra.Command, g *globals, raw []string, l layout) (*split, er
 	return &sp, nil
 }
 
-// withTarget runs fn against the command's target: inside a session daemon,
-// its connection; for a sessioned call, the daemon (the call is forwarded
-// and its output printed); otherwise a fresh spawn for one shot.
-func withTarget(cmd *cobra.Command, g *globals, version string, raw []string, sp *split,
+// withTarget runs fn against the command's target: for a sessioned call,
+// the daemon answers req (and its output is printed); otherwise a fresh
+// spawn for one shot.
+func withTarget(cmd *cobra.Command, g *globals, version string, sp *split, req *session.Request,
 	fn func(context.Context, *actors.Conn, actors.Info) error) error {
-	switch {
-	case g.bound != nil:
-		// Inside a session daemon every command shares the connection
-		// but brings its own --request-timeout.
-		return g.bound.run(actors.WithRequestTimeout(cmd.Context(), g.requestTimeout()), fn)
-	case g.session != "":
-		return forward(cmd, g, version, raw, sp)
+	if g.session != "" {
+		return forward(cmd, g, sp, req)
 	}
 	cfg, err := g.config(sp.target)
 	if err != nil {

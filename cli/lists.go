@@ -11,35 +11,13 @@ import (
 
 // newListCmds builds list-tools, list-resources and list-prompts.
 func newListCmds(g *globals, version string) []*cobra.Command {
-	list := func(kinds ...string) func(context.Context, *job, *actors.Conn) error {
-		return func(ctx context.Context, x *job, c *actors.Conn) error {
-			out := map[string]any{}
-			for _, kind := range kinds {
-				if !offers(x.info, kind) {
-					continue
-				}
-				res, err := c.List(ctx, kind)
-				if err != nil {
-					return x.g.failed(err)
-				}
-				for k, v := range fields(res) {
-					out[k] = v
-				}
-			}
-			if len(out) == 0 {
-				x.io.status("Note: the server does not declare the %s capability", kinds[0])
-				out[jsonKey(kinds[0])] = []any{}
-			}
-			return x.io.printJSON(out)
-		}
-	}
 	return []*cobra.Command{
 		newHeadlessCmd(g, version, headless{use: "list-tools [options] [-- target_command...]", short: "List the tools of a server as JSON",
-			example: "  run-mcp list-tools -- node my-server.js\n  run-mcp list-tools -- http://localhost:3000/mcp", run: list("tools")}),
+			example: "  run-mcp list-tools -- node my-server.js\n  run-mcp list-tools -- http://localhost:3000/mcp", run: listOf("tools")}),
 		newHeadlessCmd(g, version, headless{use: "list-resources [options] [-- target_command...]", short: "List the resources and resource templates of a server as JSON",
-			example: "  run-mcp list-resources -- node my-server.js", run: list("resources", "resource_templates")}),
+			example: "  run-mcp list-resources -- node my-server.js", run: listOf("resources", "resource_templates")}),
 		newHeadlessCmd(g, version, headless{use: "list-prompts [options] [-- target_command...]", short: "List the prompts of a server as JSON",
-			example: "  run-mcp list-prompts -- node my-server.js", run: list("prompts")}),
+			example: "  run-mcp list-prompts -- node my-server.js", run: listOf("prompts")}),
 	}
 }
 
@@ -73,4 +51,28 @@ func fields(v any) map[string]any {
 	}
 	delete(m, "nextCursor")
 	return m
+}
+
+// listOf lists the given kinds once connected, one-shot or in a session.
+func listOf(kinds ...string) op {
+	return func(ctx context.Context, x *job, c *actors.Conn) error {
+		out := map[string]any{}
+		for _, kind := range kinds {
+			if !offers(x.info, kind) {
+				continue
+			}
+			res, err := c.List(ctx, kind)
+			if err != nil {
+				return x.g.failed(err)
+			}
+			for k, v := range fields(res) {
+				out[k] = v
+			}
+		}
+		if len(out) == 0 {
+			x.io.status("Note: the server does not declare the %s capability", kinds[0])
+			out[jsonKey(kinds[0])] = []any{}
+		}
+		return x.io.printJSON(out)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/cli/session"
 	"github.com/run-mcp/run-mcp/internal/intercept"
 	"github.com/run-mcp/run-mcp/wire"
 )
@@ -36,6 +37,7 @@ type globals struct {
 	raw            bool
 	session        string
 	idleTimeout    float64
+	idleSet        bool // --idle-timeout was given (0 clears a session's)
 	agentIdle      float64
 	// bound is set inside a session daemon (see binding).
 	bound *binding
@@ -62,7 +64,7 @@ func (g *globals) addHeadless(cmd *cobra.Command) {
 	f.BoolVar(&g.showStderr, "show-stderr", false, "Print the server's stderr from this call on stderr")
 	f.BoolVar(&g.raw, "raw", false, "Print the whole envelope: result plus stderr, stdout_noise, transport_errors, input_requests, progress, protocol")
 	f.StringVar(&g.session, "session", "", "Keep the server running between commands under this name")
-	f.Float64Var(&g.idleTimeout, "idle-timeout", 0, "With --session: close the session after this many minutes without a command")
+	f.Var(minutes{&g.idleTimeout}, "idle-timeout", "With --session: close the session after this many minutes without a command (0: never)")
 }
 
 // callTimeout is the per-call server-time budget.
@@ -165,4 +167,20 @@ func (g *globals) interceptor() (*intercept.Interceptor, error) {
 		return nil, exitf(ExitInternal, "cannot use the output directory: %v", err)
 	}
 	return ic, nil
+}
+
+func (g *globals) validateSession() error {
+	if g.session == "" {
+		if g.idleTimeout != 0 {
+			return exitf(ExitUsage, "--idle-timeout goes with --session: it closes a session after that many minutes without a command")
+		}
+		return nil
+	}
+	if !session.ValidName(g.session) {
+		return exitf(ExitUsage, "session name %q must start with a letter or digit and use only letters, digits, '.', '_' and '-'", g.session)
+	}
+	if !validMinutes(g.idleTimeout) {
+		return exitf(ExitUsage, "--idle-timeout must be a positive number of minutes (fractions allowed), got %v", g.idleTimeout)
+	}
+	return nil
 }

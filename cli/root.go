@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/run-mcp/run-mcp/cli/session"
 	"github.com/run-mcp/run-mcp/internal/demoserver"
 )
 
@@ -35,13 +36,11 @@ type AgentOptions struct {
 
 // NewRoot builds the run-mcp command tree.
 func NewRoot(version string, agent AgentServer) *cobra.Command {
-	return newRoot(version, agent, nil)
+	return newRoot(version, agent)
 }
 
-// newRoot builds the tree; bound is set inside a session daemon, where the
-// commands use its connection instead of spawning a server.
-func newRoot(version string, agent AgentServer, bound *binding) *cobra.Command {
-	g := &globals{bound: bound}
+func newRoot(version string, agent AgentServer) *cobra.Command {
+	g := &globals{}
 	root := &cobra.Command{
 		Use:   "run-mcp [options]",
 		Short: "Run, call, restart and diagnose the MCP server you are writing",
@@ -58,7 +57,7 @@ With a subcommand it runs one headless call and prints JSON:
 			if err := g.validate(); err != nil {
 				return err
 			}
-			if g.agentIdle < 0 {
+			if !validMinutes(g.agentIdle) {
 				return exitf(ExitUsage, "--idle-timeout must be a positive number of minutes (fractions allowed), got %v", g.agentIdle)
 			}
 			if agent == nil {
@@ -70,7 +69,7 @@ With a subcommand it runs one headless call and prints JSON:
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.Flags().BoolP("version", "V", false, "output the version number")
-	root.Flags().Float64Var(&g.agentIdle, "idle-timeout", 0, "Close a connection after this many minutes without a call (0: never); its record stays for reconnect_to_mcp")
+	root.Flags().Var(minutes{&g.agentIdle}, "idle-timeout", "Close a connection after this many minutes without a call (0: never); its record stays for reconnect_to_mcp")
 	g.addPersistent(root)
 	root.AddCommand(newListCmds(g, version)...)
 	root.AddCommand(newReadCmds(g, version)...)
@@ -88,13 +87,19 @@ func Execute(root *cobra.Command) int {
 // execute runs root and maps its error to an exit code, writing the message
 // to errw (a session daemon captures it for the client).
 func execute(ctx context.Context, root *cobra.Command, errw io.Writer) int {
-	err := root.ExecuteContext(ctx)
+	return report(root.ExecuteContext(ctx), errw)
+}
+
+// report maps a command's error to its exit code, writing its message to
+// errw (a session daemon captures it for the client).
+func report(err error, errw io.Writer) int {
 	if err == nil {
 		return ExitOK
 	}
 	code := CodeOf(err)
 	var ee *ExitError
-	if !errors.As(err, &ee) {
+	var se *session.Error
+	if !errors.As(err, &ee) && !errors.As(err, &se) {
 		code = usageOrInternal(err)
 	}
 	if !(ee != nil && ee.Quiet) {

@@ -3,15 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/cli/session"
 	"github.com/run-mcp/run-mcp/internal/safesocket"
 	"github.com/run-mcp/run-mcp/internal/snapshot"
 )
@@ -69,7 +67,13 @@ type sessionListing struct {
 	StartedAt   time.Time `json:"started_at"`
 	Uptime      string    `json:"uptime"`
 	IdleMinutes float64   `json:"idle_timeout"`
+	Note        string    `json:"note,omitempty"`
 }
+
+// pingWait is how long `sessions` waits for a daemon's live details. A
+// daemon that does not answer in time is still listed when its process and
+// socket are alive: slow is not dead.
+const pingWait = time.Second
 
 func newSessionsCmd() *cobra.Command {
 	return &cobra.Command{Use: "sessions", Short: "List the running sessions as JSON", Args: cobra.NoArgs,
@@ -79,20 +83,27 @@ func newSessionsCmd() *cobra.Command {
 				return exitf(ExitToolError, "%v", err)
 			}
 			rows := []sessionListing{}
-			for _, rec := range records(dir) {
-				reply, err := ask(rec.Socket, daemonRequest{Op: "ping"}, pingWait)
-				if err != nil {
-					prune(dir, rec)
-					fmt.Fprintf(cmd.ErrOrStderr(), "run-mcp: pruned session %q: its daemon is not answering (log: %s)\n", rec.Name, logPath(dir, rec.Name))
+			for _, rec := range session.Records(dir) {
+				if !rec.Alive() {
+					session.Prune(dir, rec)
+					fmt.Fprintf(cmd.ErrOrStderr(), "run-mcp: pruned session %q: its daemon (PID %d) is gone (log: %s)\n", rec.Name, rec.DaemonPid, session.LogPath(dir, rec.Name))
 					continue
 				}
-				rows = append(rows, listing(rec, reply.Info))
+				reply, err := session.Ask(cmd.Context(), rec.Socket, session.Request{Op: session.OpPing, Session: rec.Name}, pingWait)
+				row := listing(rec, nil)
+				if err == nil {
+					row = listing(rec, reply.Info)
+				} else {
+					row.Phase = "not answering"
+					row.Note = fmt.Sprintf("its daemon (PID %d) is alive but did not answer within %s (stopped or busy); close-session %s stops it", rec.DaemonPid, pingWait, rec.Name)
+				}
+				rows = append(rows, row)
 			}
 			return streams{out: cmd.OutOrStdout()}.printJSON(rows)
 		}}
 }
 
-func listing(rec *record, in *sessionInfo) sessionListing {
+func listing(rec *session.Record, in *session.Info) sessionListing {
 	l := sessionListing{Name: rec.Name, Pid: rec.Pid, DaemonPid: rec.DaemonPid, Command: rec.Target, Cwd: rec.Cwd,
 		EnvKeys: orEmpty(rec.EnvKeys), Protocol: rec.Protocol, StartedAt: rec.StartedAt,
 		Uptime: time.Since(rec.StartedAt).Round(time.Second).String(), IdleMinutes: rec.IdleMinutes}
@@ -105,61 +116,29 @@ func listing(rec *record, in *sessionInfo) sessionListing {
 	return l
 }
 
-// records reads every session record in dir, by name.
-func records(dir string) []*record {
-	paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	sort.Strings(paths)
-	var out []*record
-	for _, p := range paths {
-		name := strings.TrimSuffix(filepath.Base(p), ".json")
-		if rec, err := loadRecord(dir, name); err == nil && rec != nil {
-			out = append(out, rec)
-		}
-	}
-	return out
-}
-
 func newCloseSessionCmd() *cobra.Command {
 	return &cobra.Command{Use: "close-session <session_name>", Short: "Stop a session's server and its daemon", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
-			if !sessionName.MatchString(name) {
+			if !session.ValidName(name) {
 				return exitf(ExitUsage, "session name %q must start with a letter or digit and use only letters, digits, '.', '_' and '-'", name)
 			}
 			dir, err := safesocket.Dir()
 			if err != nil {
 				return exitf(ExitToolError, "%v", err)
 			}
-			rec, err := loadRecord(dir, name)
+			rec, err := session.LoadRecord(dir, name)
 			if err != nil {
-				removeRecord(dir, name)
+				session.RemoveRecord(dir, name)
 				return exitf(ExitToolError, "%v; it was removed", err)
 			}
 			if rec == nil {
 				return exitf(ExitToolError, "no session named %q is running (run-mcp sessions lists them)", name)
 			}
-			out := map[string]any{"closed": name, "pid": rec.Pid}
-			reply, err := ask(rec.Socket, daemonRequest{Op: "close"}, pingWait)
+			closed, err := session.Close(dir, rec)
 			if err != nil {
-				prune(dir, rec)
-				out["note"] = "its daemon was not answering; the record was removed"
-			} else {
-				if reply.Info != nil && reply.Info.Pid > 0 {
-					out["pid"] = reply.Info.Pid
-				}
-				waitGone(rec.Socket, 5*time.Second)
+				return err
 			}
-			return streams{out: cmd.OutOrStdout()}.printJSON(out)
+			return streams{out: cmd.OutOrStdout()}.printJSON(closed)
 		}}
-}
-
-// waitGone waits for a closing daemon to remove its socket.
-func waitGone(path string, limit time.Duration) {
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
-		if _, err := os.Stat(path); os.IsNotExist(err) {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -24,7 +26,7 @@ func parseToolArgs(words []string, stringsOnly bool) (map[string]any, error) {
 	for _, w := range words {
 		if strings.HasPrefix(strings.TrimSpace(w), "{") {
 			var obj map[string]any
-			if err := json.Unmarshal([]byte(w), &obj); err != nil {
+			if err := decodeExact(w, &obj); err != nil {
 				return nil, exitf(ExitDataErr, "the arguments %s are not valid JSON: %v. Quote the object for your shell, or use key=value and key:=json words", clip(w), err)
 			}
 			for k, v := range obj {
@@ -53,7 +55,7 @@ func parseWord(w string, stringsOnly bool) (string, any, error) {
 			return "", nil, exitf(ExitDataErr, "%s: prompt arguments must be strings, so key:=json is refused; write %s=%s", w, key, raw)
 		}
 		var v any
-		if err := json.Unmarshal([]byte(raw), &v); err != nil {
+		if err := decodeExact(raw, &v); err != nil {
 			return "", nil, exitf(ExitDataErr, "%s: the value after := must be JSON (number, true/false, array, object, null or a quoted string): %v. For a plain string use %s=%s", w, err, key, raw)
 		}
 		return key, v, nil
@@ -69,4 +71,19 @@ func clip(s string) string {
 		return s[:80] + "…"
 	}
 	return s
+}
+
+// decodeExact decodes one JSON value with numbers kept as json.Number, so
+// 12345678901234567890 reaches the tool as written, not rounded through
+// float64.
+func decodeExact(s string, v any) error {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return errors.New("invalid character after the JSON value")
+	}
+	return nil
 }

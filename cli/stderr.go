@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/cli/session"
 )
 
 // startupSettle is how long a fresh server's stderr must stay quiet before
@@ -44,8 +45,10 @@ func newStderrCmd(g *globals, version string) *cobra.Command {
 			}
 		}
 		io := streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}
-		if g.bound != nil || g.session != "" {
-			return withTarget(cmd, g, version, raw, sp, func(ctx context.Context, c *actors.Conn, _ actors.Info) error {
+		if g.session != "" {
+			req := g.request(session.OpStderr, sp)
+			req.Count = count
+			return withTarget(cmd, g, version, sp, req, func(ctx context.Context, c *actors.Conn, _ actors.Info) error {
 				return printStderr(ctx, io, c, count)
 			})
 		}

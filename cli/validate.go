@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/cli/session"
 	"github.com/run-mcp/run-mcp/internal/validate"
 )
 
@@ -32,8 +33,10 @@ func newValidateCmd(g *globals, version string) *cobra.Command {
 			return err
 		}
 		io := streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}
-		if g.bound != nil || g.session != "" {
-			return withTarget(cmd, g, version, raw, sp, func(ctx context.Context, c *actors.Conn, info actors.Info) error {
+		if g.session != "" {
+			req := g.request(session.OpValidate, sp)
+			req.Deep, req.JSON = deep, asJSON
+			return withTarget(cmd, g, version, sp, req, func(ctx context.Context, c *actors.Conn, info actors.Info) error {
 				return printReport(io, validate.Running(ctx, c, info), deep, asJSON)
 			})
 		}

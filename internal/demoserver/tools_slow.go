@@ -43,6 +43,9 @@ func (d *demo) handleSlow(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 		token = req.Params.Meta.ProgressToken
 	}
 	pause := time.Duration(seconds / float64(steps) * float64(time.Second))
+	// Logged so a test (or a person reading stderr) can see the call has
+	// reached the server before it interrupts it.
+	d.printf("demo-server: slow: started, %d step(s) over %gs\n", steps, seconds)
 	for i := 1; i <= steps; i++ {
 		if !sleep(ctx, pause) {
 			// The client gave up (notifications/cancelled) or we are

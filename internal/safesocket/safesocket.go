@@ -14,33 +14,20 @@ import (
 // maxSocketPath is the room a Unix socket path has (sun_path, with its NUL).
 const maxSocketPath = 100
 
-// Dir returns the owner-only directory for run-mcp's sessions under the temp
-// dir, creating it 0700. An existing directory that others can enter, or
-// that another user owns, is refused rather than used.
+// Dir returns the owner-only directory for run-mcp's sessions,
+// <tmp>/run-mcp-<uid>/sessions, creating each level 0700. A level that is a
+// symbolic link, belongs to another user or that others can write is
+// refused with what was found and what to do; it is never chmodded or
+// followed (another user may have planted it).
 func Dir() (string, error) {
-	dir := filepath.Join(os.TempDir(), fmt.Sprintf("run-mcp-%d", os.Getuid()), "sessions")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("create the session directory %s: %w", dir, err)
-	}
-	for _, d := range []string{filepath.Dir(dir), dir} {
-		if err := ownerOnly(d); err != nil {
+	top := filepath.Join(os.TempDir(), fmt.Sprintf("run-mcp-%d", os.Getuid()))
+	dir := filepath.Join(top, "sessions")
+	for _, d := range []string{top, dir} {
+		if err := privateDir(d); err != nil {
 			return "", err
 		}
 	}
 	return dir, nil
-}
-
-func ownerOnly(dir string) error {
-	info, err := os.Stat(dir)
-	if err != nil {
-		return fmt.Errorf("check the session directory: %w", err)
-	}
-	if info.Mode().Perm()&0o077 != 0 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return fmt.Errorf("the session directory %s is open to other users (%v) and cannot be closed: %w", dir, info.Mode().Perm(), err)
-		}
-	}
-	return checkOwner(dir, info)
 }
 
 // Path is the socket path for a session name: <dir>/<name>.sock, or a short

@@ -1,0 +1,196 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/cli/session"
+	"github.com/run-mcp/run-mcp/internal/safesocket"
+	"github.com/run-mcp/run-mcp/wire"
+)
+
+// answerMargin is added to an operation's own timeout before the client
+// gives up on the daemon.
+const answerMargin = 15 * time.Second
+
+// forward sends a sessioned call to its daemon, starting the daemon first
+// when the session does not exist yet, and prints what the daemon printed.
+// A warm call is one round trip: the daemon checks the caller's setup
+// against its own. SIGINT or SIGTERM hangs up, which cancels the call in the
+// daemon (the target gets notifications/cancelled); the client exits 130 or
+// 143.
+func forward(cmd *cobra.Command, g *globals, sp *split, req *session.Request) error {
+	dir, err := safesocket.Dir()
+	if err != nil {
+		return exitf(ExitToolError, "%v", err)
+	}
+	caller, err := g.caller(cmd, sp)
+	if err != nil {
+		return err
+	}
+	rec, started, err := attachOrStart(cmd, g, dir, sp)
+	if err != nil {
+		return err
+	}
+	if !started {
+		req.Caller = caller
+	}
+	req.Cwd, _ = os.Getwd()
+	media := g.mediaKB
+	req.Options = session.Options{Raw: g.raw, ShowStderr: g.showStderr, TimeoutMS: g.timeoutMS, OutDir: g.outDir,
+		MediaThreshold: &media, MaxText: g.maxText, RequestTimeoutMS: g.requestMS}
+	if g.idleSet {
+		idle := g.idleTimeout
+		req.IdleMinutes = &idle
+	}
+	ctx, sig := interruptible(cmd.Context())
+	defer sig.stop()
+	wait := g.callTimeout(headlessTimeout) + max(g.requestTimeout(), connectTimeoutOf(g)) + answerMargin // a call may re-list first
+	reply, err := session.Ask(ctx, rec.Socket, *req, wait)
+	if s := sig.received(); s != nil {
+		code := ExitInterrupt
+		if s == syscall.SIGTERM {
+			code = ExitTerminate
+		}
+		return exitf(code, "interrupted (%v): the call was cancelled in session %q (its server was sent notifications/cancelled); the session keeps running", s, rec.Name)
+	}
+	if err != nil {
+		return daemonTrouble(dir, rec, err)
+	}
+	_, _ = cmd.OutOrStdout().Write([]byte(reply.Stdout))
+	_, _ = cmd.ErrOrStderr().Write([]byte(reply.Stderr))
+	if reply.Code != 0 {
+		return &ExitError{Code: reply.Code, Quiet: true, Err: errors.New("the sessioned call failed")}
+	}
+	return nil
+}
+
+// signals cancels a context on SIGINT or SIGTERM and remembers which.
+type signals struct {
+	ch   chan os.Signal
+	got  chan os.Signal
+	done chan struct{}
+}
+
+func interruptible(parent context.Context) (context.Context, *signals) {
+	ctx, cancel := context.WithCancel(parent)
+	s := &signals{ch: make(chan os.Signal, 1), got: make(chan os.Signal, 1), done: make(chan struct{})}
+	signal.Notify(s.ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		defer cancel()
+		select {
+		case v := <-s.ch:
+			s.got <- v
+		case <-s.done:
+		}
+	}()
+	return ctx, s
+}
+
+func (s *signals) stop() {
+	signal.Stop(s.ch)
+	close(s.done)
+}
+
+func (s *signals) received() os.Signal {
+	select {
+	case v := <-s.got:
+		s.got <- v
+		return v
+	default:
+		return nil
+	}
+}
+
+func connectTimeoutOf(g *globals) time.Duration {
+	if g.connectTimeout > 0 {
+		return time.Duration(g.connectTimeout) * time.Millisecond
+	}
+	return actors.DefaultConnectTimeout
+}
+
+// caller is what the call says about the server, for the daemon's
+// mismatch check; nil when it names neither a command, env nor a protocol.
+func (g *globals) caller(cmd *cobra.Command, sp *split) (*session.Caller, error) {
+	envGiven, protoGiven := len(g.env) > 0, cmd.Flags().Changed("protocol")
+	if len(sp.target) == 0 && !envGiven && !protoGiven {
+		return nil, nil
+	}
+	c := &session.Caller{}
+	if len(sp.target) > 0 {
+		cfg, err := g.config(sp.target)
+		if err != nil {
+			return nil, err
+		}
+		c.Target, c.Command, c.HTTP, c.Cwd = cfg.Target(), cfg.Spec.Command, cfg.URL != "", cfg.Spec.Dir
+	}
+	if envGiven {
+		env, err := g.parseEnv()
+		if err != nil {
+			return nil, err
+		}
+		c.EnvGiven, c.EnvKeys, c.EnvHash = true, wire.EnvKeys(env), session.EnvHash(env)
+	}
+	if protoGiven {
+		era, _ := wire.ParseEra(g.protocol)
+		c.Protocol = era.String()
+	}
+	return c, nil
+}
+
+// attachOrStart finds the session's record, or starts the session when the
+// call names its target. started says this call started it (so there is
+// nothing to compare).
+func attachOrStart(cmd *cobra.Command, g *globals, dir string, sp *split) (*session.Record, bool, error) {
+	name := g.session
+	rec, err := session.LoadRecord(dir, name)
+	if err != nil {
+		return nil, false, exitf(ExitToolError, "%v", err)
+	}
+	if rec != nil {
+		return rec, false, nil
+	}
+	if len(sp.target) == 0 {
+		return nil, false, exitf(ExitUsage, "no session named %q is running. Start it by giving the server to run: run-mcp %s --session %s -- node my-server.js", name, cmd.Name(), name)
+	}
+	cfg, err := g.config(sp.target)
+	if err != nil {
+		return nil, false, err
+	}
+	wait := connectTimeoutOf(g) + answerMargin
+	unlock, rec, err := session.ClaimStart(dir, name, wait)
+	if err != nil || rec != nil {
+		return rec, false, err // another command started it meanwhile: attach
+	}
+	defer unlock()
+	rec, err = session.Start(dir, session.Spec{Name: name, Command: cfg.Spec.Command, Args: cfg.Spec.Args, Env: cfg.Spec.Env, Cwd: cfg.Spec.Dir,
+		URL: cfg.URL, Protocol: cfg.Era.String(), ConnectTimeoutMS: g.connectTimeout, RequestTimeoutMS: g.requestMS, IdleMinutes: g.idleTimeout}, wait)
+	return rec, err == nil, err
+}
+
+// daemonTrouble explains a daemon that did not answer: gone (its record is
+// pruned and its log says why), alive but not taking connections, or alive
+// and silent (suspect the server or the daemon). A live daemon is never
+// pruned.
+func daemonTrouble(dir string, rec *session.Record, err error) error {
+	var silent session.ErrNoAnswer
+	switch {
+	case errors.As(err, &silent):
+		return exitf(ExitToolError, "the session daemon for %q took the request but did not answer within %s. "+
+			"If `run-mcp stderr --session %s` shows the server busy or silent, suspect the server; if the daemon's log (%s) shows an error, suspect the daemon. close-session %s stops both",
+			rec.Name, silent.After.Round(time.Second), rec.Name, session.LogPath(dir, rec.Name), rec.Name)
+	case rec.Alive():
+		return exitf(ExitToolError, "the session daemon for %q (PID %d) is running but did not take the request (%v). It may be stopped or overloaded; its log is %s. close-session %s stops it",
+			rec.Name, rec.DaemonPid, err, session.LogPath(dir, rec.Name), rec.Name)
+	}
+	session.Prune(dir, rec)
+	return exitf(ExitToolError, "session %q is gone: its daemon is not answering (%v), so its record was removed. Its log says: %s. Start it again by giving the server to run",
+		rec.Name, err, session.LogTail(dir, rec.Name))
+}

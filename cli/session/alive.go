@@ -1,0 +1,57 @@
+package session
+
+import (
+	"errors"
+	"os"
+	"syscall"
+	"time"
+)
+
+// ProcAlive says whether pid is a live process and, when start is known,
+// the same process that was recorded (not a reused pid).
+func ProcAlive(pid int, start uint64) bool {
+	got, ok := procStart(pid)
+	return ok && (start == 0 || got == 0 || got == start)
+}
+
+// StartOf is a process's start time for a record (0 where unknown).
+func StartOf(pid int) uint64 {
+	s, _ := procStart(pid)
+	return s
+}
+
+// Alive judges a session by its daemon's pid and start time and its socket
+// file, never by how fast it answers: a daemon that is busy or stopped
+// (SIGSTOP) is alive.
+func (r *Record) Alive() bool {
+	if !ProcAlive(r.DaemonPid, r.DaemonStart) {
+		return false
+	}
+	info, err := os.Lstat(r.Socket)
+	return err == nil && info.Mode()&os.ModeSocket != 0
+}
+
+// waitExit waits up to limit for a process to be gone.
+func waitExit(pid int, start uint64, limit time.Duration) bool {
+	deadline := time.Now().Add(limit)
+	for {
+		if !ProcAlive(pid, start) {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// signal sends sig to pid when it is still the recorded process.
+func signal(pid int, start uint64, sig syscall.Signal) error {
+	if !ProcAlive(pid, start) {
+		return nil
+	}
+	if err := syscall.Kill(pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return err
+	}
+	return nil
+}

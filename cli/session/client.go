@@ -1,0 +1,152 @@
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/run-mcp/run-mcp/internal/safesocket"
+)
+
+// ClaimStart makes one command the starter of a session when several race
+// to start it: the others wait for its record and attach. A claim older
+// than limit, or whose claimant is gone, is taken as abandoned.
+func ClaimStart(dir, name string, limit time.Duration) (unlock func(), rec *Record, err error) {
+	lock := filepath.Join(dir, name+".starting")
+	deadline := time.Now().Add(limit)
+	for {
+		if rec, _ := LoadRecord(dir, name); rec != nil {
+			return nil, rec, nil
+		}
+		f, err := os.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err == nil {
+			fmt.Fprintf(f, "%d\n", os.Getpid()) // so a dead claimant is seen at once
+			f.Close()
+			// The starter before us may have finished between the two looks.
+			if rec, _ := LoadRecord(dir, name); rec != nil {
+				_ = os.Remove(lock)
+				return nil, rec, nil
+			}
+			return func() { _ = os.Remove(lock) }, nil, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return nil, nil, errorf(ExitToolError, "claim the start of session %q: %v", name, err)
+		}
+		if info, serr := os.Lstat(lock); serr == nil && (time.Since(info.ModTime()) > limit || claimantGone(lock)) {
+			_ = os.Remove(lock)
+			continue
+		}
+		if time.Now().After(deadline) {
+			return nil, nil, errorf(ExitToolError, "another command has been starting session %q for %s without finishing; remove %s if no run-mcp is running", name, limit, lock)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// claimantGone says the command that claimed a session's start has exited
+// (interrupted mid-start), so its claim can be taken over at once.
+func claimantGone(lock string) bool {
+	b, err := safesocket.ReadPrivate(lock, 64)
+	if err != nil {
+		return false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 {
+		return false // being written: give it the benefit of the doubt
+	}
+	return !ProcAlive(pid, 0)
+}
+
+// Start spawns the session's daemon, detached, hands it spec and waits up
+// to wait for it to connect to the server. A server that fails to start
+// leaves no session.
+func Start(dir string, spec Spec, wait time.Duration) (*Record, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, errorf(ExitInternal, "find run-mcp's own binary to start the session daemon: %v", err)
+	}
+	b, err := json.Marshal(spec)
+	if err != nil {
+		return nil, errorf(ExitUsage, "the session's settings cannot be encoded (%v); check --idle-timeout and --connect-timeout", err)
+	}
+	logf, err := safesocket.OpenPrivate(LogPath(dir, spec.Name), os.O_CREATE|os.O_WRONLY|os.O_TRUNC)
+	if err != nil {
+		return nil, errorf(ExitToolError, "open the session log: %v", err)
+	}
+	defer logf.Close()
+	specR, specW, err := os.Pipe()
+	if err != nil {
+		return nil, errorf(ExitInternal, "%v", err)
+	}
+	statusR, statusW, err := os.Pipe()
+	if err != nil {
+		specR.Close()
+		specW.Close()
+		return nil, errorf(ExitInternal, "%v", err)
+	}
+	defer statusR.Close()
+	c := exec.Command(self, DaemonCommand)
+	c.Stdin, c.Stderr, c.ExtraFiles = specR, logf, []*os.File{statusW}
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // outlives this command and its terminal
+	err = c.Start()
+	specR.Close()
+	statusW.Close()
+	if err != nil {
+		specW.Close()
+		return nil, errorf(ExitInternal, "start the session daemon: %v", err)
+	}
+	_, _ = specW.Write(b)
+	specW.Close()
+	_ = c.Process.Release()
+	return awaitStart(dir, spec.Name, statusR, wait)
+}
+
+// awaitStart reads the daemon's start status.
+func awaitStart(dir, name string, status *os.File, wait time.Duration) (*Record, error) {
+	_ = status.SetReadDeadline(time.Now().Add(wait))
+	line, err := bufio.NewReader(status).ReadBytes('\n')
+	var st StartStatus
+	if err != nil || json.Unmarshal(line, &st) != nil {
+		return nil, errorf(ExitToolError, "the session daemon for %q stopped before it could report: %s", name, LogTail(dir, name))
+	}
+	if !st.OK {
+		code := st.Code
+		if code == 0 {
+			code = ExitUnavail
+		}
+		return nil, &Error{Code: code, Err: errors.New(st.Error)}
+	}
+	rec, err := LoadRecord(dir, name)
+	if err != nil || rec == nil {
+		return nil, errorf(ExitToolError, "the session daemon for %q started but left no record: %s", name, LogTail(dir, name))
+	}
+	return rec, nil
+}
+
+// Prune removes a dead session's record and socket.
+func Prune(dir string, rec *Record) {
+	RemoveRecord(dir, rec.Name)
+	_ = os.Remove(rec.Socket)
+}
+
+// LogTail is the last lines of a session's daemon log, for a death report.
+func LogTail(dir, name string) string {
+	b, err := safesocket.ReadPrivate(LogPath(dir, name), 64<<20)
+	if err != nil || len(bytes.TrimSpace(b)) == 0 {
+		return "(the daemon log is empty)"
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) > 8 {
+		lines = lines[len(lines)-8:]
+	}
+	return fmt.Sprintf("%s:\n  %s", LogPath(dir, name), strings.Join(lines, "\n  "))
+}

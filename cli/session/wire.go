@@ -1,0 +1,212 @@
+package session
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"time"
+
+	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/internal/safesocket"
+	"github.com/run-mcp/run-mcp/wire"
+)
+
+// One request per socket connection, one JSON line each way. Closing the
+// connection before the reply cancels the request (Ctrl-C on the client).
+
+// Op is one operation of the fixed set the daemon answers.
+type Op string
+
+// The operations. Ping and close are the daemon's own; the others reach
+// the target through the Handler.
+const (
+	OpPing          Op = "ping"
+	OpClose         Op = "close"
+	OpCall          Op = "call"
+	OpListTools     Op = "list-tools"
+	OpListResources Op = "list-resources"
+	OpListPrompts   Op = "list-prompts"
+	OpRead          Op = "read"
+	OpGetPrompt     Op = "get-prompt"
+	OpDescribe      Op = "describe"
+	OpStderr        Op = "stderr"
+	OpReconnect     Op = "reconnect"
+	OpValidate      Op = "validate"
+)
+
+// Ops are the operations a Handler answers, in a stable order.
+var handlerOps = []Op{OpCall, OpListTools, OpListResources, OpListPrompts, OpRead, OpGetPrompt, OpDescribe, OpStderr, OpReconnect, OpValidate}
+
+// HandlerOps lists the operations a Handler must answer.
+func HandlerOps() []Op { return append([]Op(nil), handlerOps...) }
+
+func knownOp(op Op) bool {
+	if op == OpPing || op == OpClose {
+		return true
+	}
+	for _, o := range handlerOps {
+		if o == op {
+			return true
+		}
+	}
+	return false
+}
+
+// Request is one typed request. Only the fields of its op are read.
+type Request struct {
+	Op      Op     `json:"op"`
+	Session string `json:"session"` // the session the caller means; another is refused
+	Tool    string `json:"tool,omitempty"`
+	Prompt  string `json:"prompt,omitempty"`
+	URI     string `json:"uri,omitempty"`
+	// Args are the tool or prompt arguments, kept as raw JSON so numbers
+	// stay exact (decoded with UseNumber, never through float64).
+	Args  json.RawMessage `json:"args,omitempty"`
+	Count int             `json:"count,omitempty"` // stderr: the last count lines (0: all)
+	Deep  bool            `json:"deep,omitempty"`  // validate
+	JSON  bool            `json:"json,omitempty"`  // validate
+	// Cwd is the caller's directory: relative --out-dir is relative to it.
+	Cwd     string  `json:"cwd,omitempty"`
+	Options Options `json:"options"`
+	// IdleMinutes sets the session's idle timeout (0 clears it).
+	IdleMinutes *float64 `json:"idle_timeout,omitempty"`
+	// Caller is what the call said about the server, for the mismatch
+	// check; nil when it named neither a command, env nor a protocol.
+	Caller *Caller `json:"caller,omitempty"`
+}
+
+// Options are the per-call options of a command.
+type Options struct {
+	Raw            bool   `json:"raw,omitempty"`
+	ShowStderr     bool   `json:"show_stderr,omitempty"`
+	TimeoutMS      int    `json:"timeout_ms,omitempty"`
+	OutDir         string `json:"out_dir,omitempty"`
+	MediaThreshold *int   `json:"media_threshold,omitempty"` // KB; nil: the default
+	MaxText        int    `json:"max_text,omitempty"`        // 0: the default
+	// RequestTimeoutMS is the budget of housekeeping requests (listings
+	// before a call); 0: the session's own.
+	RequestTimeoutMS int `json:"request_timeout_ms,omitempty"`
+}
+
+// Caller describes the server a call names. Env values never travel: only
+// their names and a hash.
+type Caller struct {
+	Target   string   `json:"target,omitempty"`  // the command line or URL; "": none given
+	Command  string   `json:"command,omitempty"` // the executable as given (relative or not)
+	HTTP     bool     `json:"http,omitempty"`
+	Cwd      string   `json:"cwd,omitempty"`
+	EnvGiven bool     `json:"env_given,omitempty"`
+	EnvKeys  []string `json:"env_keys,omitempty"`
+	EnvHash  string   `json:"env_hash,omitempty"`
+	Protocol string   `json:"protocol,omitempty"` // "": not given
+}
+
+// Reply is the daemon's answer: what the command printed and its exit code.
+type Reply struct {
+	Code   int    `json:"code"`
+	Stdout string `json:"stdout,omitempty"`
+	Stderr string `json:"stderr,omitempty"`
+	Info   *Info  `json:"info,omitempty"`
+}
+
+// Info is what a ping learns about a running session.
+type Info struct {
+	Pid         int     `json:"pid"`
+	Phase       string  `json:"phase"`
+	UptimeMS    int64   `json:"uptime_ms"`
+	IdleMinutes float64 `json:"idle_timeout"`
+	DaemonPid   int     `json:"daemon_pid"`
+}
+
+// Spec is what the client hands a new daemon on its stdin: env values
+// travel there, never on a command line another user could read.
+type Spec struct {
+	Name             string            `json:"name"`
+	Command          string            `json:"command"`
+	Args             []string          `json:"args"`
+	Env              map[string]string `json:"env"`
+	Cwd              string            `json:"cwd"`
+	URL              string            `json:"url"`
+	Protocol         string            `json:"protocol"`
+	ConnectTimeoutMS int               `json:"connect_timeout_ms"`
+	RequestTimeoutMS int               `json:"request_timeout_ms,omitempty"`
+	IdleMinutes      float64           `json:"idle_timeout"`
+}
+
+// StartStatus is the daemon's first and only line on its status pipe.
+type StartStatus struct {
+	OK    bool   `json:"ok"`
+	Code  int    `json:"code,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// Config is the connection the spec describes.
+func (s Spec) Config() (actors.Config, error) {
+	era, err := wire.ParseEra(s.Protocol)
+	if err != nil {
+		return actors.Config{}, err
+	}
+	// Listing: a session's first life is listed whole, so the first
+	// reconnect diffs against everything it offered.
+	return actors.Config{Spec: wire.Spec{Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Cwd}, URL: s.URL, Era: era,
+		ConnectTimeout: time.Duration(s.ConnectTimeoutMS) * time.Millisecond, RequestTimeout: time.Duration(s.RequestTimeoutMS) * time.Millisecond, Listing: true}, nil
+}
+
+// ErrNoAnswer is a daemon that took the request and never answered.
+type ErrNoAnswer struct{ After time.Duration }
+
+func (e ErrNoAnswer) Error() string { return fmt.Sprintf("no answer after %s", e.After) }
+
+// ErrCannotReach is a daemon whose socket refused the connection.
+type ErrCannotReach struct{ Err error }
+
+func (e ErrCannotReach) Error() string { return fmt.Sprintf("cannot connect to its socket: %v", e.Err) }
+func (e ErrCannotReach) Unwrap() error { return e.Err }
+
+// Ask sends one request to the daemon at socket and waits up to wait for
+// the reply. Cancelling ctx closes the connection, which cancels the
+// request in the daemon; Ask then returns ctx's error.
+func Ask(ctx context.Context, socket string, req Request, wait time.Duration) (*Reply, error) {
+	c, err := safesocket.Dial(socket, 2*time.Second)
+	if err != nil {
+		return nil, ErrCannotReach{Err: err}
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { _ = c.Close() })
+	defer stop()
+	b, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("encode the request: %w", err)
+	}
+	_ = c.SetDeadline(time.Now().Add(wait))
+	if _, err := c.Write(append(b, '\n')); err != nil {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		return nil, fmt.Errorf("send to the session daemon: %w", err)
+	}
+	line, err := ReadLine(bufio.NewReader(c), MaxReply)
+	if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return nil, context.Cause(ctx)
+		case IsTimeout(err):
+			return nil, ErrNoAnswer{After: wait}
+		}
+		return nil, fmt.Errorf("read the session daemon's answer: %w", err)
+	}
+	var reply Reply
+	if err := json.Unmarshal(line, &reply); err != nil {
+		return nil, fmt.Errorf("the session daemon answered with something that is not its reply: %w", err)
+	}
+	return &reply, nil
+}
+
+// IsTimeout says whether err is a deadline that passed.
+func IsTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}

@@ -1,0 +1,165 @@
+package daemon
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A daemon stopped with SIGSTOP is alive: sessions lists it (never prunes
+// it), and close-session still leaves neither the daemon nor its server.
+func TestAStoppedDaemonIsListedThenClosed(t *testing.T) {
+	requireLinux(t)
+	t.Parallel()
+	s := newSession(t, "frozen")
+	s.start()
+	rec := s.mustRecord()
+	if err := syscall.Kill(rec.DaemonPid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(rec.DaemonPid, syscall.SIGCONT) })
+	r := s.run("sessions")
+	var rows []struct {
+		Name  string `json:"name"`
+		Phase string `json:"phase"`
+		Note  string `json:"note"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &rows) != nil || len(rows) != 1 || rows[0].Name != "frozen" {
+		t.Fatalf("a stopped daemon must stay listed:\n%s", r)
+	}
+	if !strings.Contains(rows[0].Note, "alive but did not answer") {
+		t.Errorf("the row should say the daemon is not answering: %+v", rows[0])
+	}
+	if _, err := os.Stat(filepath.Join(s.dir(), "frozen.json")); err != nil {
+		t.Fatalf("sessions pruned a live daemon's record: %v", err)
+	}
+	r = s.run("close-session", "frozen")
+	if r.code != 0 || !strings.Contains(r.stdout, `"stopped_by": "SIGKILL"`) {
+		t.Fatalf("close-session of a stopped daemon:\n%s", r)
+	}
+	for _, pid := range []int{rec.DaemonPid, rec.Pid} {
+		eventually(t, fmt.Sprintf("PID %d to be gone after close-session", pid), func() bool { return !alive(pid) })
+	}
+	if r := s.run("sessions"); strings.Contains(r.stdout, "frozen") {
+		t.Fatalf("a closed session is still listed:\n%s", r)
+	}
+}
+
+// A daemon that cannot accept (out of file descriptors) backs off, logs it
+// once, and serves again when descriptors are free.
+func TestAFailingAcceptBacksOffAndRecovers(t *testing.T) {
+	requireLinux(t)
+	t.Parallel()
+	s := newSession(t, "starved")
+	s.start()
+	rec := s.mustRecord()
+	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", rec.DaemonPid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := setNofile(rec.DaemonPid, uint64(len(fds)+4))
+	if err != nil {
+		t.Skipf("cannot lower the daemon's RLIMIT_NOFILE with prlimit(2): %v", err)
+	}
+	t.Cleanup(func() { _, _ = setNofile(rec.DaemonPid, old) })
+	var held []net.Conn
+	defer func() {
+		for _, c := range held {
+			c.Close()
+		}
+	}()
+	eventually(t, "the daemon to log a failed accept", func() bool {
+		if c, err := net.Dial("unix", rec.Socket); err == nil {
+			held = append(held, c)
+		}
+		return strings.Contains(s.log(), "accept failed") || len(held) > 200
+	})
+	if !strings.Contains(s.log(), "backing off") {
+		t.Fatalf("no back-off line in the daemon log after %d connections:\n%s", len(held), s.log())
+	}
+	for _, c := range held {
+		c.Close()
+	}
+	held = nil
+	s.echo("fed again")
+	if !alive(rec.DaemonPid) {
+		t.Fatal("the daemon died")
+	}
+	if n := strings.Count(s.log(), "accept failed"); n != 1 {
+		t.Errorf("want one log line for the episode, got %d:\n%s", n, s.log())
+	}
+	eventually(t, "the recovery line", func() bool { return strings.Contains(s.log(), "accepting again") })
+}
+
+// Ctrl-C on a sessioned call exits 130 and cancels the call on the target.
+func TestCtrlCCancelsTheCallOnTheTarget(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			s := newSession(t, "patient")
+			s.start()
+			c := s.command(t.Context(), "call", "slow", "seconds:=60", "steps:=60", "--session", "patient")
+			var errb strings.Builder
+			c.Stderr = &errb
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, "the slow call to reach the server", func() bool {
+				return strings.Contains(s.run("stderr", "--session", "patient").stdout, "slow: started")
+			})
+			if err := c.Process.Signal(tc.sig); err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			_ = c.Wait()
+			if got := c.ProcessState.ExitCode(); got != tc.code {
+				t.Fatalf("exit %d after %v, want %d; stderr:\n%s", got, tc.sig, tc.code, errb.String())
+			}
+			if !strings.Contains(errb.String(), "cancelled") {
+				t.Errorf("the client should say the call was cancelled: %s", errb.String())
+			}
+			eventually(t, "the target to log the cancellation", func() bool {
+				return strings.Contains(s.run("stderr", "--session", "patient").stdout, "slow: cancelled at step")
+			})
+			t.Logf("client exited %v after the signal", time.Since(start).Round(time.Millisecond))
+			s.echo("after ctrl-c")
+		})
+	}
+}
+
+// --idle-timeout that is not a finite number of minutes is a usage error
+// before anything starts; 0 on a sessioned call clears the timeout.
+func TestIdleTimeoutValues(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, "idle")
+	for _, v := range []string{"NaN", "inf", "-1", "soon"} {
+		r := s.run("call", "echo", "message=x", "--session", "idle", "--idle-timeout", v, "--", bin, "demo-server")
+		if r.code != 64 || !strings.Contains(r.stderr, "--idle-timeout must be a positive number of minutes") {
+			t.Errorf("--idle-timeout %s:\n%s", v, r)
+		}
+	}
+	if _, err := s.record(); err == nil {
+		t.Fatal("a refused --idle-timeout started a session")
+	}
+	s.start()
+	r := s.run("call", "echo", "message=x", "--session", "idle", "--idle-timeout", "5")
+	if r.code != 0 {
+		t.Fatal(r)
+	}
+	if !strings.Contains(s.run("sessions").stdout, `"idle_timeout": 5`) {
+		t.Fatal("the idle timeout was not set")
+	}
+	s.run("call", "echo", "message=x", "--session", "idle", "--idle-timeout", "0")
+	if r := s.run("sessions"); !strings.Contains(r.stdout, `"idle_timeout": 0`) {
+		t.Fatalf("--idle-timeout 0 must clear it:\n%s", r)
+	}
+}
