@@ -22,13 +22,10 @@ func newCallCmd(g *globals, version string) *cobra.Command {
 		example: `  run-mcp call greet name=Alice count:=5 -- node my-server.js
   run-mcp call search '{"q":"hello"}' --raw -- node my-server.js`,
 		layout: layout{positionals: 1, argWords: true},
+		saves:  true,
 		run: func(ctx context.Context, x *job, c *actors.Conn) error {
-			ic, err := x.g.interceptor()
-			if err != nil {
-				return err
-			}
 			req := actors.CallRequest{Kind: actors.KindTool, Name: x.sp.positionals[0], Args: x.args, Timeout: x.g.callTimeout(headlessTimeout)}
-			return runCall(ctx, x.io, x.g, ic, c, req)
+			return runCall(ctx, x.io, x.g, x.ic, c, req)
 		},
 	})
 }
