@@ -110,20 +110,21 @@ func (h *hostIO) readLong(br *bufio.Reader, first []byte) ([]byte, error) {
 	buf := append([]byte(nil), first...)
 	for {
 		chunk, err := br.ReadSlice('\n')
-		buf = append(buf, chunk...)
-		if len(buf) > maxHostMessage {
-			return nil, h.discardLong(br, buf, err)
+		if len(buf)+len(chunk) > maxHostMessage {
+			return nil, h.discardLong(br, buf, chunk, err)
 		}
+		buf = append(buf, chunk...)
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			return buf, err
 		}
 	}
 }
 
-func (h *hostIO) discardLong(br *bufio.Reader, kept []byte, err error) error {
+func (h *hostIO) discardLong(br *bufio.Reader, kept, chunk []byte, err error) error {
 	var scan idScan
 	scan.feed(kept)
-	size := int64(len(kept))
+	scan.feed(chunk)
+	size := int64(len(kept) + len(chunk))
 	for errors.Is(err, bufio.ErrBufferFull) {
 		var chunk []byte
 		chunk, err = br.ReadSlice('\n')
