@@ -118,7 +118,13 @@ func lookupFlag(fs *pflag.FlagSet, tok string) (*pflag.Flag, error) {
 	if f != nil {
 		return f, nil
 	}
-	msg := fmt.Sprintf("unknown flag %s", tok)
+	// Named without what follows "=": a misspelled --env=KEY=VALUE must not
+	// print its value.
+	shown := tok
+	if i := strings.IndexByte(tok, '='); i >= 0 {
+		shown = tok[:i] + "=…"
+	}
+	msg := fmt.Sprintf("unknown flag %s", shown)
 	if s := suggestFlag(fs, name); s != "" {
 		msg += fmt.Sprintf(" (did you mean --%s?)", s)
 	}

@@ -22,18 +22,32 @@ func newCallCmd(g *globals, version string) *cobra.Command {
 		example: `  run-mcp call greet name=Alice count:=5 -- node my-server.js
   run-mcp call search '{"q":"hello"}' --raw -- node my-server.js`,
 		layout: layout{positionals: 1, argWords: true},
+		saves:  true,
 		run:    callTool,
 	})
 }
 
 // callTool is call once connected, one-shot or in a session.
 func callTool(ctx context.Context, x *job, c *actors.Conn) error {
-	ic, err := x.g.interceptor()
+	ic, err := x.interceptor()
 	if err != nil {
 		return err
 	}
 	req := actors.CallRequest{Kind: actors.KindTool, Name: x.sp.positionals[0], Args: x.args, Timeout: x.g.callTimeout(headlessTimeout)}
 	return runCall(ctx, x.io, x.g, ic, c, req)
+}
+
+// interceptor is the one the command checked before spawning, or, for a
+// session's request (nothing was spawned), one built and checked now.
+func (x *job) interceptor() (*intercept.Interceptor, error) {
+	if x.ic == nil {
+		ic, err := x.g.interceptor()
+		if err != nil {
+			return nil, err
+		}
+		x.ic = ic
+	}
+	return x.ic, nil
 }
 
 // stderrSettle is how long a call's stderr must stay quiet before --raw and

@@ -8,6 +8,7 @@ import (
 
 	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/cli/session"
+	"github.com/run-mcp/run-mcp/internal/intercept"
 )
 
 // headless describes one subcommand that reaches a target: its words before
@@ -17,6 +18,7 @@ type headless struct {
 	layout              layout
 	stringArgs          bool   // prompt arguments: key:=json is refused
 	needsSession        string // refused without --session, with this reason
+	saves               bool   // writes media and spilled text to --out-dir
 	run                 func(ctx context.Context, x *job, c *actors.Conn) error
 }
 
@@ -30,6 +32,7 @@ type job struct {
 	// count, deep and asJSON are the words of stderr and validate.
 	count        int
 	deep, asJSON bool
+	ic           *intercept.Interceptor // set when the command saves files
 }
 
 // newHeadlessCmd builds a subcommand that splits its words from the target,
@@ -49,6 +52,12 @@ func newHeadlessCmd(g *globals, version string, h headless) *cobra.Command {
 		if h.layout.argWords {
 			// Malformed arguments fail before anything is spawned.
 			if x.args, err = parseToolArgs(sp.argWords, h.stringArgs); err != nil {
+				return err
+			}
+		}
+		if h.saves {
+			// A bad output directory fails before anything is spawned.
+			if x.ic, err = g.interceptor(); err != nil {
 				return err
 			}
 		}

@@ -45,7 +45,7 @@ type globals struct {
 
 func (g *globals) addPersistent(cmd *cobra.Command) {
 	f := cmd.PersistentFlags()
-	f.StringVarP(&g.outDir, "out-dir", "o", "", "Directory to save intercepted images, audio, and spilled results (default <tmp>/run-mcp)")
+	f.StringVarP(&g.outDir, "out-dir", "o", "", "Directory to save intercepted images, audio, and spilled results (default <tmp>/run-mcp-<uid>/out)")
 	f.IntVarP(&g.timeoutMS, "timeout", "t", 0, "Tool call timeout in milliseconds, counting server time only (default 300000 for the agent server, 30000 headless)")
 	f.IntVar(&g.requestMS, "request-timeout", int(actors.DefaultRequestTimeout.Milliseconds()),
 		"Milliseconds the server may take to answer each housekeeping request (tools/list and the other listings, subscribe, listen, logging/setLevel, ping); calls use --timeout")
@@ -111,17 +111,34 @@ func (g *globals) validate() error {
 	return nil
 }
 
-// parseEnv reads the --env values.
+// parseEnv reads the --env values. Its errors name the key at most, never
+// what follows the "=": that is the secret the flag exists to carry.
 func (g *globals) parseEnv() (map[string]string, error) {
 	env := map[string]string{}
 	for _, kv := range g.env {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, exitf(ExitUsage, "--env %q must be KEY=VALUE (the first = splits key from value)", kv)
+		k, v, err := parseEnvToken(kv)
+		if err != nil {
+			return nil, err
 		}
 		env[k] = v
 	}
 	return env, nil
+}
+
+func parseEnvToken(kv string) (key, value string, err error) {
+	k, v, ok := strings.Cut(kv, "=")
+	if !ok {
+		// Most likely a key whose "=VALUE" was forgotten, so it is shown;
+		// anything that could not be a key may be a bare secret, and is not.
+		if wire.CheckEnvKey(kv) == nil {
+			return "", "", exitf(ExitUsage, "--env expects KEY=VALUE, got %q with no \"=\"; give it a value, e.g. --env %s=...", kv, kv)
+		}
+		return "", "", exitf(ExitUsage, "--env expects KEY=VALUE, got a word with no \"=\" (not shown: it may be a secret); repeat --env once per KEY=VALUE")
+	}
+	if err := wire.CheckEnvKey(k); err != nil {
+		return "", "", exitf(ExitUsage, "--env expects KEY=VALUE: %v (the value is not shown)", err)
+	}
+	return k, v, nil
 }
 
 // config builds the connection config for a target command line.
@@ -150,8 +167,8 @@ func (g *globals) config(target []string) (actors.Config, error) {
 	return cfg, nil
 }
 
-// interceptor builds the result interceptor from the options.
-func (g *globals) interceptor() (*intercept.Interceptor, error) {
+// outDirPath is --out-dir made absolute ("" for the default).
+func (g *globals) outDirPath() string {
 	dir := g.outDir
 	if dir != "" && !filepath.IsAbs(dir) && g.bound != nil && g.bound.cwd != "" {
 		dir = filepath.Join(g.bound.cwd, dir) // relative to the caller, not the daemon
@@ -162,9 +179,16 @@ func (g *globals) interceptor() (*intercept.Interceptor, error) {
 			dir = abs
 		}
 	}
-	ic, err := intercept.New(intercept.Options{OutDir: dir, MaxText: g.maxText, MediaThresholdKB: g.mediaKB})
+	return dir
+}
+
+// interceptor builds the result interceptor from the options. An output
+// directory that cannot be used is the caller's to fix (another --out-dir,
+// or removing what someone planted), so it is a usage error.
+func (g *globals) interceptor() (*intercept.Interceptor, error) {
+	ic, err := intercept.New(intercept.Options{OutDir: g.outDirPath(), MaxText: g.maxText, MediaThresholdKB: g.mediaKB})
 	if err != nil {
-		return nil, exitf(ExitInternal, "cannot use the output directory: %v", err)
+		return nil, exitf(ExitUsage, "cannot use the output directory: %v", err)
 	}
 	return ic, nil
 }
@@ -181,6 +205,15 @@ func (g *globals) validateSession() error {
 	}
 	if !validMinutes(g.idleTimeout) {
 		return exitf(ExitUsage, "--idle-timeout must be a positive number of minutes (fractions allowed), got %v", g.idleTimeout)
+	}
+	return nil
+}
+
+// checkOutDir refuses an unusable output directory before the agent server
+// starts answering.
+func (g *globals) checkOutDir() error {
+	if _, err := intercept.PrepareDir(g.outDirPath()); err != nil {
+		return exitf(ExitUsage, "cannot use the output directory: %v", err)
 	}
 	return nil
 }

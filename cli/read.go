@@ -15,7 +15,7 @@ import (
 func newReadCmds(g *globals, version string) []*cobra.Command {
 	return []*cobra.Command{
 		newHeadlessCmd(g, version, headless{use: "read [options] <uri> [-- target_command...]", short: "Read one resource and print it as JSON",
-			example: "  run-mcp read demo://counter -- run-mcp demo-server", layout: layout{positionals: 1}, run: readResource}),
+			example: "  run-mcp read demo://counter -- run-mcp demo-server", layout: layout{positionals: 1}, saves: true, run: readResource}),
 		newHeadlessCmd(g, version, headless{use: "get-prompt [options] <name> [json_args | key=value ...] [-- target_command...]",
 			short: "Get one prompt and print it as JSON (prompt arguments are strings)", layout: layout{positionals: 1, argWords: true}, stringArgs: true,
 			example: "  run-mcp get-prompt greet name=Ada -- run-mcp demo-server", run: getPrompt}),
@@ -33,7 +33,7 @@ func readResource(ctx context.Context, x *job, c *actors.Conn) error {
 	if err != nil {
 		return exitf(ExitToolError, "the server answered resources/read with something that is not a valid resource (%v); a strict client would reject it", err)
 	}
-	ic, err := x.g.interceptor()
+	ic, err := x.interceptor()
 	if err != nil {
 		return err
 	}

@@ -60,6 +60,9 @@ With a subcommand it runs one headless call and prints JSON:
 			if !validMinutes(g.agentIdle) {
 				return exitf(ExitUsage, "--idle-timeout must be a positive number of minutes (fractions allowed), got %v", g.agentIdle)
 			}
+			if err := g.checkOutDir(); err != nil {
+				return err
+			}
 			if agent == nil {
 				agent = serveAgent
 			}

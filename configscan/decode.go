@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"regexp"
 	"syscall"
 
 	"github.com/BurntSushi/toml"
@@ -42,11 +41,18 @@ func decodeJSONC(data []byte) (map[string]any, error) {
 	}
 	std, err := hujson.Standardize(data)
 	if err != nil {
-		return nil, fmt.Errorf("not valid JSON, even allowing comments and trailing commas: %w; fix the syntax at that position", err)
+		return nil, jsoncError(data, err)
 	}
 	var doc any
 	if err := json.Unmarshal(std, &doc); err != nil {
-		return nil, fmt.Errorf("not valid JSON: %w; fix the syntax", err)
+		// Standardize accepted it, so this is rare; the position is all
+		// that is said, since the decoder's message can quote the text.
+		var serr *json.SyntaxError
+		if errors.As(err, &serr) {
+			line, col := lineColumn(data, int(serr.Offset))
+			return nil, fmt.Errorf("not valid JSON: line %d, column %d: a syntax error; fix the syntax there", line, col)
+		}
+		return nil, errors.New("not valid JSON; fix the syntax")
 	}
 	obj, ok := doc.(map[string]any)
 	if !ok {
@@ -54,10 +60,6 @@ func decodeJSONC(data []byte) (map[string]any, error) {
 	}
 	return obj, nil
 }
-
-// quoted matches a double-quoted string in a TOML error message: the parser
-// quotes the text it choked on, which may be part of a secret value.
-var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 
 // decodeTOML parses Codex's config.toml.
 func decodeTOML(data []byte) (map[string]any, error) {
@@ -67,11 +69,10 @@ func decodeTOML(data []byte) (map[string]any, error) {
 	var perr toml.ParseError
 	if errors.As(err, &perr) {
 		line, col := lineColumn(data, perr.Position.Start)
-		return nil, fmt.Errorf("not valid TOML: line %d, column %d: %s; fix the syntax there",
-			line, col, quoted.ReplaceAllString(perr.Message, `"…"`))
+		return nil, fmt.Errorf("not valid TOML: line %d, column %d: %s; fix the syntax there", line, col, tomlKind(perr.Message))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("not valid TOML: %w; fix the syntax", err)
+		return nil, errors.New("not valid TOML; fix the syntax")
 	}
 	return doc, nil
 }

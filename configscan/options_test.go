@@ -57,7 +57,7 @@ func TestFileOption(t *testing.T) {
 		{file: "servers.conf", want: []string{"toml-in-disguise"}},
 		{file: "missing.json", wantErr: "no such file"},
 		{file: "package.json", wantErr: "found no server table"},
-		{file: filepath.Join(m.sys, "etc", "gemini-cli", "settings.json"), wantErr: "hujson: line 3"},
+		{file: filepath.Join(m.sys, "etc", "gemini-cli", "settings.json"), wantErr: "line 3, column 28: an unexpected character"},
 	}
 	for _, c := range cases {
 		opts := m.options()

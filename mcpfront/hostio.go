@@ -103,22 +103,36 @@ func (h *hostIO) readLoop(ctx context.Context, in io.Reader) error {
 }
 
 // readLong reads the rest of a line longer than the buffer, up to the cap.
+// Past the cap it stops keeping the line: what it has and the rest are
+// streamed through an idScan and dropped, so memory stays at the cap, and
+// the sender is answered (answerOversized). It returns a nil line then.
 func (h *hostIO) readLong(br *bufio.Reader, first []byte) ([]byte, error) {
 	buf := append([]byte(nil), first...)
 	for {
 		chunk, err := br.ReadSlice('\n')
-		buf = append(buf, chunk...)
-		if len(buf) > maxHostMessage {
-			h.logf("a message from the host is over %d MB; it was dropped", maxHostMessage>>20)
-			for errors.Is(err, bufio.ErrBufferFull) {
-				_, err = br.ReadSlice('\n')
-			}
-			return nil, err
+		if len(buf)+len(chunk) > maxHostMessage {
+			return nil, h.discardLong(br, buf, chunk, err)
 		}
+		buf = append(buf, chunk...)
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			return buf, err
 		}
 	}
+}
+
+func (h *hostIO) discardLong(br *bufio.Reader, kept, chunk []byte, err error) error {
+	var scan idScan
+	scan.feed(kept)
+	scan.feed(chunk)
+	size := int64(len(kept) + len(chunk))
+	for errors.Is(err, bufio.ErrBufferFull) {
+		var chunk []byte
+		chunk, err = br.ReadSlice('\n')
+		scan.feed(chunk)
+		size += int64(len(chunk))
+	}
+	h.answerOversized(&scan, size)
+	return err
 }
 
 // envelope routes a message: a response to our request, a notification, or
@@ -336,6 +350,13 @@ func (s *hostSession) deliver(id string, msg []byte) {
 	if ch != nil {
 		ch <- msg
 	}
+}
+
+// waiting reports whether one of our requests to the host has this id.
+func (s *hostSession) waiting(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pending[id] != nil
 }
 
 // failPending releases every request still waiting when the host goes away.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/internal/didyoumean"
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // schema is a JSON Schema as a plain map: it is both what the host sees in
@@ -32,6 +33,15 @@ func strList(desc string) schema {
 func freeObject(desc string) schema { return schema{"type": "object", "description": desc} }
 func strMap(desc string) schema {
 	return schema{"type": "object", "additionalProperties": schema{"type": "string"}, "description": desc}
+}
+
+// envMap is a strMap of environment variables: its keys must be names a
+// process can be given (the host sees the rule as propertyNames), and its
+// values are secrets that no error ever quotes.
+func envMap(desc string) schema {
+	s := strMap(desc)
+	s["propertyNames"] = schema{"pattern": wire.EnvKeyPattern}
+	return s
 }
 func enum(desc string, values ...string) schema {
 	return schema{"type": "string", "enum": values, "description": desc}
@@ -91,7 +101,7 @@ func checkObject(tool, path string, s schema, obj map[string]any) error {
 			continue
 		}
 		if extra != nil {
-			if err := checkValue(tool, join(path, k), extra, val); err != nil {
+			if err := checkExtra(tool, path, s, k, extra, val); err != nil {
 				return err
 			}
 			continue
@@ -106,6 +116,25 @@ func checkObject(tool, path string, s schema, obj map[string]any) error {
 		if _, ok := obj[r]; !ok {
 			return fmt.Errorf("%s requires %s (%s)", where(tool, path), join(path, r), describe(props[r]))
 		}
+	}
+	return nil
+}
+
+// checkExtra checks one entry of a map (additionalProperties). Such maps
+// hold env values, so a wrong type is reported by its kind only, never its
+// text, and a key outside propertyNames is named (keys are not secret).
+func checkExtra(tool, path string, s schema, k string, extra schema, val any) error {
+	if names, ok := s["propertyNames"].(schema); ok && names["pattern"] == wire.EnvKeyPattern {
+		if err := wire.CheckEnvKey(k); err != nil {
+			return fmt.Errorf("%s: %w", where(tool, path), err)
+		}
+	}
+	if val == nil {
+		return nil
+	}
+	t, _ := extra["type"].(string)
+	if err := checkType(join(path, k), t, val); err != nil {
+		return fmt.Errorf("%s must be %s, got %s (the value is not shown)", join(path, k), article(t), kindOf(val))
 	}
 	return nil
 }
@@ -165,6 +194,23 @@ func gotOf(v any) string {
 		return "an object"
 	}
 	return s
+}
+
+// kindOf names a JSON value's type without its content.
+func kindOf(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return "null"
 }
 
 func article(t string) string {

@@ -38,3 +38,31 @@ func TestClosedSchema(t *testing.T) {
 		}
 	}
 }
+
+func TestEnvMapRefusesBadKeysAndNeverQuotesValues(t *testing.T) {
+	s := object(nil, schema{"env": envMap("e"), "auto": object(nil, schema{"env": envMap("e")})})
+	for name, c := range map[string]struct {
+		args map[string]any
+		want string
+	}{
+		"dash":        {map[string]any{"env": map[string]any{"K-1": "S3CR3T-1"}}, `connect_to_mcp env: "K-1" is not a valid environment variable name`},
+		"empty":       {map[string]any{"env": map[string]any{"": "S3CR3T-2"}}, "name is empty"},
+		"equals":      {map[string]any{"env": map[string]any{"A=B": "S3CR3T-3"}}, `"A=B" is not a valid`},
+		"nul":         {map[string]any{"env": map[string]any{"A\x00": "S3CR3T-4"}}, `"A\x00" is not a valid`},
+		"nested":      {map[string]any{"auto": map[string]any{"env": map[string]any{"9X": "S3CR3T-5"}}}, `connect_to_mcp auto.env: "9X"`},
+		"number":      {map[string]any{"env": map[string]any{"K": 31337.0}}, "env.K must be a string, got a number (the value is not shown)"},
+		"long string": {map[string]any{"env": map[string]any{"K": []any{"S3CR3T-6"}}}, "env.K must be a string, got an array"},
+	} {
+		err := checkArgs("connect_to_mcp", s, c.args)
+		if err == nil || !strings.HasPrefix(err.Error(), "INVALID_ARGUMENT: ") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want INVALID_ARGUMENT containing %q", name, err, c.want)
+			continue
+		}
+		if strings.Contains(err.Error(), "S3CR3T") || strings.Contains(err.Error(), "31337") {
+			t.Errorf("%s: the error quotes a value: %v", name, err)
+		}
+	}
+	if err := checkArgs("connect_to_mcp", s, map[string]any{"env": map[string]any{"API_KEY": "v", "_x1": "", "N": nil}}); err != nil {
+		t.Errorf("valid env refused: %v", err)
+	}
+}

@@ -44,7 +44,7 @@ func (f *front) toolDefs() []toolDef {
 			"protocol":           str("Handshake: legacy (default), auto (probe 2026-07-28, fall back), or a revision to pin such as 2026-07-28."),
 			"connect_timeout_ms": integer("How long the handshake may take (default 30000)."),
 			"request_timeout_ms": integer("How long the server may take to answer each housekeeping request: the listings, subscribe, listen, ping (default from --request-timeout, 30000). Calls use timeout_ms."),
-			"env":                strMap("Environment variables for the server (it inherits only PATH, HOME, SHELL, USER). Kept across reconnects."),
+			"env":                envMap("Environment variables for the server (it inherits only PATH, HOME, SHELL, USER). Kept across reconnects."),
 		}
 		if withCommand {
 			p["command"] = str("The server's executable (node, python, ./server, …) or an http(s):// URL of a Streamable HTTP server.")
@@ -65,7 +65,7 @@ func (f *front) toolDefs() []toolDef {
 				"name":             str("Tool or prompt name, or resource URI."),
 				"arguments":        freeObject("Arguments of the tool or prompt."),
 				"args":             freeObject("Alias of arguments."),
-				"auto_connect":     object([]string{"command"}, schema{"command": str("Executable or URL."), "args": strList("Arguments."), "env": strMap("Environment."), "protocol": str("legacy, auto or a revision."), "cwd": str("Working directory.")}),
+				"auto_connect":     object([]string{"command"}, schema{"command": str("Executable or URL."), "args": strList("Arguments."), "env": envMap("Environment."), "protocol": str("legacy, auto or a revision."), "cwd": str("Working directory.")}),
 				"disconnect_after": boolean("Stop the server after this call."),
 				"timeout_ms":       integer("Server-time budget; paused while the server waits on client input (default from --timeout, 5 minutes)."),
 				"include_metadata": boolean("Prepend timing, input rounds and progress."),
@@ -92,7 +92,7 @@ func (f *front) toolDefs() []toolDef {
 			object(nil, schema{"lines": integer("Only the last N lines."), "since": integer("Only lines after this position."),
 				"timestamps": boolean("Prefix each line with its time and position (default true)."), "connection": connectionArg()}), f.stderr},
 		{"validate_mcp_server", "Spawn a server command, connect, and report what a strict client would reject: stdout pollution, transport errors, crash output, and the exit and stderr of a server that dies.",
-			object([]string{"command"}, schema{"command": str("Executable or URL."), "args": strList("Arguments."), "env": strMap("Environment."),
+			object([]string{"command"}, schema{"command": str("Executable or URL."), "args": strList("Arguments."), "env": envMap("Environment."),
 				"deep": boolean("Run every check and print each."), "protocol": str("legacy, auto or a revision."), "cwd": str("Working directory."),
 				"request_timeout_ms": integer("How long the server may take to answer each request validate sends (default from --request-timeout, 30000).")}), f.validate},
 		{"list_available_mcp_servers", "List the MCP servers registered with the clients on this machine (Claude Code, Cursor, VS Code, Codex, …), with the command to connect to each.",

@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"sort"
 )
@@ -40,4 +42,34 @@ func EnvKeys(env map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// EnvKeyPattern is what a name must match to be an environment variable a
+// target can be given. Names outside it are refused rather than passed on:
+// one with "=" would split differently in the child, one with NUL would be
+// cut short, and an empty one is a slip for a missing key.
+const EnvKeyPattern = `^[A-Za-z_][A-Za-z0-9_]*$`
+
+// CheckEnvKey refuses a name that cannot be an environment variable. The
+// error names the key, which is not secret; it never sees the value.
+func CheckEnvKey(key string) error {
+	switch {
+	case key == "":
+		return errors.New("an environment variable name is empty; give it as KEY=VALUE")
+	case !validEnvKey(key):
+		return fmt.Errorf("%q is not a valid environment variable name: use letters, digits and _, not starting with a digit", key)
+	}
+	return nil
+}
+
+// validEnvKey matches EnvKeyPattern without a regexp.
+func validEnvKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		letter := c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return k != ""
 }

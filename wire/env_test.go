@@ -2,6 +2,7 @@ package wire
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,23 @@ func TestEnvKeysNeverValues(t *testing.T) {
 	got := EnvKeys(map[string]string{"B": "secret-b", "A": "secret-a"})
 	if !slices.Equal(got, []string{"A", "B"}) {
 		t.Errorf("EnvKeys = %q", got)
+	}
+}
+
+func TestCheckEnvKey(t *testing.T) {
+	for _, k := range []string{"A", "_", "API_KEY", "a1", "_9"} {
+		if err := CheckEnvKey(k); err != nil {
+			t.Errorf("CheckEnvKey(%q) = %v, want nil", k, err)
+		}
+	}
+	for _, k := range []string{"", "1A", "A-B", "A=B", "A\x00B", "A B", "ä", "K.1"} {
+		err := CheckEnvKey(k)
+		if err == nil {
+			t.Errorf("CheckEnvKey(%q) accepted a name that is not an environment variable", k)
+			continue
+		}
+		if k != "" && !strings.Contains(err.Error(), strconv.Quote(k)) {
+			t.Errorf("CheckEnvKey(%q) = %q, want the key named", k, err)
+		}
 	}
 }

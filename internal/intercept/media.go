@@ -111,7 +111,7 @@ func (p *pass) saveBytes(kind mediaKind, data []byte, ext string) (string, error
 		return "", err
 	}
 	_, werr := f.Write(data)
-	if err := finish(f, werr); err != nil {
+	if _, err := finish(f, werr); err != nil {
 		return "", err
 	}
 	p.recordMedia(kind, f.Name())

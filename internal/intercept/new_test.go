@@ -2,6 +2,7 @@ package intercept_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -38,7 +39,9 @@ func TestNewReportsUnusableDir(t *testing.T) {
 }
 
 func TestDefaults(t *testing.T) {
-	if got, want := intercept.DefaultOutDir(), filepath.Join(os.TempDir(), "run-mcp"); got != want {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	if got, want := intercept.DefaultOutDir(), filepath.Join(tmp, fmt.Sprintf("run-mcp-%d", os.Getuid()), "out"); got != want {
 		t.Errorf("DefaultOutDir = %q, want %q", got, want)
 	}
 	if intercept.DefaultMaxText != 50_000 || intercept.DefaultMediaThresholdKB != 0 {

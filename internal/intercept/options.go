@@ -1,9 +1,7 @@
 package intercept
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
+	"io/fs"
 	"sync"
 	"time"
 )
@@ -27,7 +25,7 @@ const (
 // Options configures an Interceptor. The zero value is usable.
 type Options struct {
 	// OutDir receives saved media and spilled text. Empty means
-	// <os.TempDir()>/run-mcp.
+	// DefaultOutDir, <os.TempDir()>/run-mcp-<uid>/out.
 	OutDir string
 	// MaxText is the per-item text limit in characters. 0 means
 	// DefaultMaxText; negative means never truncate.
@@ -41,7 +39,8 @@ type Options struct {
 // page through it. It is safe for concurrent use.
 type Interceptor struct {
 	dir     string
-	maxText int // resolved: > 0, or NoLimit
+	strict  bool // dir is the default: each use re-checks it is private
+	maxText int  // resolved: > 0, or NoLimit
 	mediaKB int
 
 	mu      sync.Mutex
@@ -50,26 +49,25 @@ type Interceptor struct {
 	results map[string]spilled
 }
 
-// spilled is what Read needs to know about one result file.
+// spilled is what Read needs to know about one result file. written is the
+// file as it was when we closed it: Read opens only that same file with that
+// same size, so a file swapped in by someone else is never handed back.
 type spilled struct {
-	path  string
-	chars int // rune count, or -1 when not yet known
+	path    string
+	chars   int // rune count, or -1 when not yet known
+	written fs.FileInfo
 }
 
-// New creates the output directory (0700) if needed and returns an
-// Interceptor. Result ids continue after the highest result_r<N>.txt already
-// in the directory, so a restarted run-mcp never overwrites a file an agent
-// may still be reading.
+// New creates the output directory (0700) if needed, checks it (see
+// ensureDir) and returns an Interceptor. Result ids continue after the
+// highest result_r<N>.txt already in the directory, so a restarted run-mcp
+// never overwrites a file an agent may still be reading.
 func New(opts Options) (*Interceptor, error) {
-	dir := opts.OutDir
-	if dir == "" {
-		dir = DefaultOutDir()
-	}
-	abs, err := filepath.Abs(dir)
+	abs, strict, err := resolveDir(opts.OutDir)
 	if err != nil {
-		return nil, fmt.Errorf("resolving output directory %q: %w; pass an absolute path", dir, err)
+		return nil, err
 	}
-	if err := ensureDir(abs); err != nil {
+	if err := ensureDir(abs, strict); err != nil {
 		return nil, err
 	}
 	last, err := highestResultID(abs)
@@ -78,16 +76,12 @@ func New(opts Options) (*Interceptor, error) {
 	}
 	return &Interceptor{
 		dir:     abs,
+		strict:  strict,
 		maxText: resolveMaxText(opts.MaxText),
 		mediaKB: opts.MediaThresholdKB,
 		lastID:  last,
 		results: make(map[string]spilled),
 	}, nil
-}
-
-// DefaultOutDir is where files go when Options.OutDir is empty.
-func DefaultOutDir() string {
-	return filepath.Join(os.TempDir(), "run-mcp")
 }
 
 // OutDir is the absolute directory files are written to.

@@ -51,8 +51,8 @@ func pruneOne(dir string, e fs.DirEntry, cutoff time.Time) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("checking age of %s: %w", e.Name(), err)
 	}
-	if !info.ModTime().Before(cutoff) {
-		return false, nil
+	if _, foreign := foreignOwner(info); foreign || !info.ModTime().Before(cutoff) {
+		return false, nil // another user's file in a shared directory is theirs to keep
 	}
 	err = os.Remove(filepath.Join(dir, e.Name()))
 	if errors.Is(err, fs.ErrNotExist) {

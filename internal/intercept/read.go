@@ -2,7 +2,6 @@ package intercept
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -27,12 +26,12 @@ func (i *Interceptor) Read(id string, offset, length int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	text, n, total, err := readPage(entry, offset, length)
+	text, n, total, info, err := i.readPage(id, entry, offset, length)
 	if err != nil {
 		return "", fmt.Errorf("reading result %s: %w", id, err)
 	}
 	if entry.chars < 0 { // first read of a file from an earlier session
-		i.remember(id, spilled{path: entry.path, chars: total})
+		i.remember(id, spilled{path: entry.path, chars: total, written: info})
 	}
 	return pageHeader(id, offset, offset+n, total) + "\n" + text, nil
 }
@@ -45,7 +44,8 @@ func pageHeader(id string, from, to, total int) string {
 }
 
 // lookup finds a result spilled by this Interceptor or, failing that, a
-// result_<id>.txt left by an earlier one in the same directory.
+// result_<id>.txt left by an earlier one in the same directory (readPage
+// then checks it is a regular file of ours that no one else can write).
 func (i *Interceptor) lookup(id string) (spilled, error) {
 	i.mu.Lock()
 	entry, ok := i.results[id]
@@ -56,7 +56,7 @@ func (i *Interceptor) lookup(id string) (spilled, error) {
 	name := "result_" + id + ".txt"
 	if resultName.MatchString(name) { // also keeps id from naming paths outside dir
 		path := filepath.Join(i.dir, name)
-		if _, err := os.Stat(path); err == nil {
+		if _, err := os.Lstat(path); err == nil {
 			return spilled{path: path, chars: -1}, nil
 		}
 	}
@@ -89,36 +89,35 @@ func compareIDs(a, b string) int {
 // it skips offset characters, keeps length, and counts the rest only when
 // the total is not already known. It returns the page, its length in
 // characters and the result's total length in characters.
-func readPage(entry spilled, offset, length int) (page string, n, total int, err error) {
-	f, err := os.Open(entry.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", 0, 0, fmt.Errorf("%s no longer exists (it may have been pruned); call the tool again", entry.path)
-	}
+// The file read is the open one that passed the checks of openResult, so
+// what is checked is what is read.
+func (i *Interceptor) readPage(id string, entry spilled, offset, length int) (page string, n, total int, info fs.FileInfo, err error) {
+	f, info, err := i.openResult(id, entry)
 	if err != nil {
-		return "", 0, 0, fmt.Errorf("opening %s: %w", entry.path, err)
+		return "", 0, 0, nil, err
 	}
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 64*1024)
 	skipped, err := skipRunes(r, offset)
 	if err != nil {
-		return "", 0, 0, err
+		return "", 0, 0, nil, err
 	}
 	if skipped < offset || (offset > 0 && atEOF(r)) {
-		return "", 0, 0, fmt.Errorf("offset %d is past the end: the result has %d chars; use an offset below %d", offset, skipped, skipped)
+		return "", 0, 0, nil, fmt.Errorf("offset %d is past the end: the result has %d chars; use an offset below %d", offset, skipped, skipped)
 	}
 	var b strings.Builder
 	if n, err = copyRunes(&b, r, length); err != nil {
-		return "", 0, 0, err
+		return "", 0, 0, nil, err
 	}
 	total = entry.chars
 	if total < 0 {
 		rest, err := skipRunes(r, -1)
 		if err != nil {
-			return "", 0, 0, err
+			return "", 0, 0, nil, err
 		}
 		total = offset + n + rest
 	}
-	return b.String(), n, total, nil
+	return b.String(), n, total, info, nil
 }
 
 func atEOF(r *bufio.Reader) bool {

@@ -19,13 +19,6 @@ var resultName = regexp.MustCompile(`^result_r([1-9][0-9]*)\.txt$`)
 // the directory has already taken the one we picked.
 const maxCreateTries = 100
 
-func ensureDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("creating output directory %s: %w; check its permissions or choose another directory", dir, err)
-	}
-	return nil
-}
-
 // highestResultID finds the largest N among result_r<N>.txt in dir.
 func highestResultID(dir string) (int, error) {
 	entries, err := os.ReadDir(dir)
@@ -92,14 +85,16 @@ func (i *Interceptor) createMedia(prefix, ext string) (*os.File, error) {
 	return nil, fmt.Errorf("creating a %s file in %s: %w; too many names already taken", prefix, i.dir, err)
 }
 
-// createExclusive never reuses an existing file, so two run-mcp processes
-// sharing a directory cannot overwrite each other's output.
+// createExclusive never reuses an existing file or follows a link planted
+// under the name, so two run-mcp processes sharing a directory cannot
+// overwrite each other's output and no one can redirect ours.
 func (i *Interceptor) createExclusive(name string) (*os.File, error) {
-	// Recreate the directory in case a temp cleaner removed it since New.
-	if err := ensureDir(i.dir); err != nil {
+	// Recreate (and re-check) the directory in case a temp cleaner removed
+	// it since New.
+	if err := ensureDir(i.dir, i.strict); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(filepath.Join(i.dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	f, err := os.OpenFile(filepath.Join(i.dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
 	if err != nil && !errors.Is(err, fs.ErrExist) {
 		return nil, fmt.Errorf("creating %s in %s: %w; check free space and permissions", name, i.dir, err)
 	}
@@ -107,13 +102,18 @@ func (i *Interceptor) createExclusive(name string) (*os.File, error) {
 }
 
 // finish closes f and removes it when writing failed, so a half-written file
-// is never mistaken for a saved result.
-func finish(f *os.File, writeErr error) error {
+// is never mistaken for a saved result. It returns the file as written, for
+// Read to recognise it later.
+func finish(f *os.File, writeErr error) (fs.FileInfo, error) {
+	var info fs.FileInfo
+	if writeErr == nil {
+		info, writeErr = f.Stat()
+	}
 	closeErr := f.Close()
 	err := errors.Join(writeErr, closeErr)
 	if err != nil {
 		_ = os.Remove(f.Name())
-		return fmt.Errorf("writing %s: %w; check free space in the output directory", f.Name(), err)
+		return nil, fmt.Errorf("writing %s: %w; check free space in the output directory", f.Name(), err)
 	}
-	return nil
+	return info, nil
 }

@@ -38,10 +38,11 @@ func (p *pass) spillText(s string, chars int) (string, error) {
 		return "", err
 	}
 	_, werr := f.WriteString(s)
-	if err := finish(f, werr); err != nil {
+	info, err := finish(f, werr)
+	if err != nil {
 		return "", err
 	}
-	p.i.remember(id, spilled{path: f.Name(), chars: chars})
+	p.i.remember(id, spilled{path: f.Name(), chars: chars, written: info})
 	p.stats.Truncated = true
 	p.stats.ResultsSaved++
 	p.stats.Files = append(p.stats.Files, f.Name())

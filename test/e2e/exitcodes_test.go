@@ -41,7 +41,7 @@ func TestExitCodes(t *testing.T) {
 		{"negative timeout", args([]string{"list-tools", "--connect-timeout", "-5"}, demo()), 64,
 			[]string{"--connect-timeout must be a positive number"}},
 		{"bad --env", args([]string{"list-tools", "--env", "NOEQUALS"}, demo()), 64,
-			[]string{`--env "NOEQUALS" must be KEY=VALUE`}},
+			[]string{`--env expects KEY=VALUE, got "NOEQUALS" with no "="`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

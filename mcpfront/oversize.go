@@ -1,0 +1,208 @@
+package mcpfront
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// A host message over maxHostMessage is never held whole: the reader stops
+// keeping it at the cap and streams the rest through an idScan, which finds
+// the message's top-level "id" (wherever it is, even after a huge params,
+// and never one nested inside params) in constant memory, so the host gets
+// an error for that id instead of waiting forever.
+
+// maxIDBytes bounds an id we will echo back; a longer one is not an id a
+// host would use, and the message is then discarded without an answer.
+const maxIDBytes = 1024
+
+// idScan is a byte-at-a-time JSON scanner that tracks only what it needs:
+// nesting depth, strings, and the keys and values at the top level.
+type idScan struct {
+	depth      int
+	inStr, esc bool
+	strIsKey   bool   // the string being read is a top-level key
+	key        []byte // that key, up to len("method")+1 bytes
+	keyOver    bool
+	expectKey  bool   // at the top level, the next string is a key
+	valueOf    string // the top-level key whose value comes next
+	capturing  bool   // reading the id's value
+	val        []byte
+	id         json.RawMessage // the first valid top-level id, if any
+	hasMethod  bool            // a top-level "method": a request or notification
+	notObject  bool            // the message is not a JSON object
+	sawAnyByte bool
+}
+
+func (s *idScan) feed(b []byte) {
+	for _, c := range b {
+		s.byte(c)
+	}
+}
+
+func (s *idScan) byte(c byte) {
+	if s.inStr {
+		s.stringByte(c)
+		return
+	}
+	if s.capturing {
+		switch c {
+		case ',', '}', ']', ' ', '\t', '\r', '\n':
+			s.finishID()
+		default:
+			s.capture(c)
+			return
+		}
+	}
+	switch c {
+	case ' ', '\t', '\r', '\n':
+		return
+	}
+	if !s.sawAnyByte {
+		s.sawAnyByte = true
+		s.notObject = c != '{'
+	}
+	top := s.depth == 1
+	switch c {
+	case '"':
+		s.inStr = true
+		switch {
+		case top && s.expectKey:
+			s.strIsKey, s.key, s.keyOver = true, s.key[:0], false
+		case top:
+			s.startValue('"')
+		}
+	case '{', '[':
+		if top && !s.expectKey {
+			s.valueOf = "" // an object or array is no id
+		}
+		s.depth++
+		if s.depth == 1 {
+			s.expectKey = true
+		}
+	case '}', ']':
+		s.depth--
+	case ':':
+		if top {
+			s.expectKey = false
+		}
+	case ',':
+		if top {
+			s.expectKey, s.valueOf = true, ""
+		}
+	default:
+		if top && !s.expectKey {
+			s.startValue(c)
+		}
+	}
+}
+
+func (s *idScan) stringByte(c byte) {
+	switch {
+	case s.capturing:
+		s.capture(c)
+	case s.strIsKey:
+		if len(s.key) < len("method")+1 {
+			s.key = append(s.key, c)
+		} else {
+			s.keyOver = true
+		}
+	}
+	if s.esc {
+		s.esc = false
+		return
+	}
+	switch c {
+	case '\\':
+		s.esc = true
+	case '"':
+		s.inStr = false
+		if s.capturing {
+			s.finishID()
+		} else if s.strIsKey {
+			s.strIsKey = false
+			s.endKey()
+		}
+	}
+}
+
+// endKey notes a top-level key; s.key holds it with its closing quote.
+func (s *idScan) endKey() {
+	s.valueOf = ""
+	if s.keyOver {
+		return
+	}
+	switch string(s.key) {
+	case `id"`:
+		s.valueOf = "id"
+	case `method"`:
+		s.hasMethod = true
+	}
+}
+
+func (s *idScan) startValue(first byte) {
+	if s.valueOf == "id" && s.id == nil {
+		s.capturing, s.val = true, append(s.val[:0], first)
+	}
+	s.valueOf = ""
+}
+
+func (s *idScan) capture(c byte) {
+	if len(s.val) <= maxIDBytes {
+		s.val = append(s.val, c)
+	}
+}
+
+// finishID keeps the captured value if it is an id JSON-RPC allows: a
+// string or a number.
+func (s *idScan) finishID() {
+	s.capturing = false
+	v := s.val
+	if len(v) > maxIDBytes || !json.Valid(v) {
+		return
+	}
+	var x any
+	if json.Unmarshal(v, &x) != nil {
+		return
+	}
+	switch x.(type) {
+	case string, float64:
+		s.id = append(json.RawMessage(nil), v...)
+	}
+}
+
+// end finishes a scan at the end of the message (a number id may run to it).
+func (s *idScan) end() {
+	if s.capturing {
+		s.finishID()
+	}
+}
+
+// answerOversized tells whoever is waiting that a message of size bytes was
+// over the cap and discarded: the host, with a JSON-RPC error for the id of
+// its request, or our own request to the host, when this was its answer.
+func (h *hostIO) answerOversized(s *idScan, size int64) {
+	s.end()
+	why := fmt.Sprintf("the message is %s bytes, over run-mcp's limit of %d MB (%s bytes) for one message; it was discarded unread",
+		commas(size), maxHostMessage>>20, commas(maxHostMessage))
+	if s.id == nil {
+		h.logf("%s, and no top-level id was found in it, so no answer can be sent", why)
+		return
+	}
+	h.logf("%s; answering id %s with an error", why, s.id)
+	errObj := map[string]any{"code": -32600, "message": "Invalid Request: " + why + ". Send less in one message (a large argument can be a file path instead)."}
+	if !s.hasMethod && h.session.waiting(string(s.id)) {
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": s.id, "error": errObj})
+		h.session.deliver(string(s.id), b)
+		return
+	}
+	h.write(map[string]any{"jsonrpc": "2.0", "id": s.id, "error": errObj})
+}
+
+// commas writes n with thousands separators.
+func commas(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
