@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -152,7 +153,7 @@ func (s *session) startTransport(spawner *wire.Spawner) error {
 			return &ConnectError{Reason: fmt.Sprintf("bad URL %s: %v", s.cfg.URL, err), Err: err,
 				Report: ProcessReport{Command: s.cfg.URL, NoProcess: true}}
 		}
-		s.tr = tr
+		s.tr = capturingHTTP{tr}
 		return nil
 	}
 	proc, err := wire.Start(spawner, s.cfg.Spec)
@@ -163,7 +164,7 @@ func (s *session) startTransport(spawner *wire.Spawner) error {
 	}
 	s.proc = proc
 	s.wt = wire.NewTransport(proc.Stdout(), proc.Stdin(), s.evidence)
-	s.tr = s.wt
+	s.tr = capturingStdio{s.wt}
 	return nil
 }
 
@@ -275,33 +276,71 @@ func (s *session) stop() {
 	}
 }
 
-// listing lists what the server offers, per capability it declared.
+// listing lists what the server offers, per capability it declared: each
+// entry as the server sent it, and typed for run-mcp's own checks.
 func (s *session) listing(ctx context.Context) (snapshot.Listing, error) {
 	var l snapshot.Listing
 	caps := s.init.Capabilities
 	if caps.Tools != nil {
-		res, err := s.client.ListTools(ctx, mcp.ListToolsRequest{})
+		tools, raw, err := s.listTools(ctx)
 		if err != nil {
 			return l, fmt.Errorf("tools/list: %w", err)
 		}
-		l.Tools, l.Has.Tools = res.Tools, true
+		l.Tools, l.Raw.Tools, l.Has.Tools = tools, raw, true
 	}
 	if caps.Resources != nil {
-		res, err := s.client.ListResources(ctx, mcp.ListResourcesRequest{})
+		res, raw, err := listRaw(ctx, "resources", func(ctx context.Context) (*mcp.ListResourcesResult, error) {
+			return s.client.ListResources(ctx, mcp.ListResourcesRequest{})
+		})
 		if err != nil {
 			return l, fmt.Errorf("resources/list: %w", err)
 		}
-		l.Resources, l.Has.Resources = res.Resources, true
-		if tres, err := s.client.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{}); err == nil {
-			l.Templates, l.Has.Templates = tres.ResourceTemplates, true
+		l.Resources, l.Raw.Resources, l.Has.Resources = res.Resources, raw, true
+		tres, traw, err := listRaw(ctx, "resourceTemplates", func(ctx context.Context) (*mcp.ListResourceTemplatesResult, error) {
+			return s.client.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
+		})
+		if err == nil {
+			l.Templates, l.Raw.Templates, l.Has.Templates = tres.ResourceTemplates, traw, true
 		}
 	}
 	if caps.Prompts != nil {
-		res, err := s.client.ListPrompts(ctx, mcp.ListPromptsRequest{})
+		res, raw, err := listRaw(ctx, "prompts", func(ctx context.Context) (*mcp.ListPromptsResult, error) {
+			return s.client.ListPrompts(ctx, mcp.ListPromptsRequest{})
+		})
 		if err != nil {
 			return l, fmt.Errorf("prompts/list: %w", err)
 		}
-		l.Prompts, l.Has.Prompts = res.Prompts, true
+		l.Prompts, l.Raw.Prompts, l.Has.Prompts = res.Prompts, raw, true
 	}
 	return l, nil
+}
+
+func (s *session) listTools(ctx context.Context) ([]mcp.Tool, []json.RawMessage, error) {
+	res, raw, err := listRaw(ctx, "tools", func(ctx context.Context) (*mcp.ListToolsResult, error) {
+		return s.client.ListTools(ctx, mcp.ListToolsRequest{})
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return res.Tools, raw, nil
+}
+
+// listRaw lists one kind through the client, which follows the cursors, and
+// returns beside its typed result the entries of every page as the server
+// sent them (field is the key of the entries in a page).
+func listRaw[T any](ctx context.Context, field string, list func(context.Context) (T, error)) (T, []json.RawMessage, error) {
+	cctx, pages := withCapture(ctx)
+	v, err := list(cctx)
+	if err != nil {
+		return v, nil, err
+	}
+	raw := []json.RawMessage{}
+	for _, page := range pages.all() {
+		items, err := snapshot.Items(page, field)
+		if err != nil {
+			return v, nil, fmt.Errorf("read the %s the server sent: %w", field, err)
+		}
+		raw = append(raw, items...)
+	}
+	return v, raw, nil
 }
