@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -17,11 +18,19 @@ func TestShorthandArguments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]any{"name": "Alice", "count": float64(5), "tags": []any{"a"}, "eq": "a=b"}
+	// Numbers keep their literal, so no digit is lost on the way to the server.
+	want := map[string]any{"name": "Alice", "count": json.Number("5"), "tags": []any{"a"}, "eq": "a=b"}
 	if !reflect.DeepEqual(args, want) {
 		t.Fatalf("got %v, want %v", args, want)
 	}
-	for _, bad := range [][]string{{"hello"}, {"n:=nope"}, {"{bad"}} {
+	big, err := parseToolArgs([]string{"a:=12345678901234567890", `{"b":1.50}`}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := json.Marshal(big); string(got) != `{"a":12345678901234567890,"b":1.50}` {
+		t.Errorf("numbers re-encode as %s, want every digit as typed", got)
+	}
+	for _, bad := range [][]string{{"hello"}, {"n:=nope"}, {"{bad"}, {"n:=1 2"}} {
 		_, err := parseToolArgs(bad, false)
 		if CodeOf(err) != ExitDataErr {
 			t.Errorf("%q: want exit 65, got %v", bad, err)

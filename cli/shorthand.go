@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -24,7 +25,7 @@ func parseToolArgs(words []string, stringsOnly bool) (map[string]any, error) {
 	for _, w := range words {
 		if strings.HasPrefix(strings.TrimSpace(w), "{") {
 			var obj map[string]any
-			if err := json.Unmarshal([]byte(w), &obj); err != nil {
+			if err := decodeJSON(w, &obj); err != nil {
 				return nil, exitf(ExitDataErr, "the arguments %s are not valid JSON: %v. Quote the object for your shell, or use key=value and key:=json words", clip(w), err)
 			}
 			for k, v := range obj {
@@ -53,7 +54,7 @@ func parseWord(w string, stringsOnly bool) (string, any, error) {
 			return "", nil, exitf(ExitDataErr, "%s: prompt arguments must be strings, so key:=json is refused; write %s=%s", w, key, raw)
 		}
 		var v any
-		if err := json.Unmarshal([]byte(raw), &v); err != nil {
+		if err := decodeJSON(raw, &v); err != nil {
 			return "", nil, exitf(ExitDataErr, "%s: the value after := must be JSON (number, true/false, array, object, null or a quoted string): %v. For a plain string use %s=%s", w, err, key, raw)
 		}
 		return key, v, nil
@@ -62,6 +63,21 @@ func parseWord(w string, stringsOnly bool) (string, any, error) {
 		return w[:i], w[i+1:], nil
 	}
 	return "", nil, exitf(ExitDataErr, "%q is not an argument: write key=value for a string or key:=json for anything else (a bare word is never dropped silently). If it is the target command, put -- before it", w)
+}
+
+// decodeJSON decodes one JSON value, every number kept as its literal
+// (json.Number), so n:=12345678901234567890 reaches the server with every
+// digit; float64 would send 12345678901234567000.
+func decodeJSON(s string, v any) error {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("unexpected data after the JSON value")
+	}
+	return nil
 }
 
 func clip(s string) string {
