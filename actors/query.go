@@ -150,9 +150,7 @@ func (c *Conn) Listing(ctx context.Context) (snapshot.Listing, Info, error) {
 	_ = c.do(context.WithoutCancel(ctx), func(st *connState) {
 		if st.sess == s {
 			st.listing = l
-			if l.Has.Tools {
-				c.tools.Store(&toolSet{typed: l.Tools, raw: l.Raw.Tools})
-			}
+			c.tools.Store(&toolSet{typed: l.Tools, raw: l.Raw.Tools})
 		}
 	})
 	return l, s.info(c.name), nil

@@ -298,3 +298,39 @@ func stopServer(in io.Closer, c *exec.Cmd) {
 		<-done
 	}
 }
+
+// On a 2026-07-28 connection the client drives the call (input_required
+// rounds); what it prints is still the server's result as sent: its key
+// order (structuredContent first here) and every digit.
+func TestFaithfulModernEra(t *testing.T) {
+	t.Parallel()
+	const big = "12345678901234567890"
+	r := run(t, "call", "echo_raw", "n:="+big, "--protocol", "2026-07-28", "--", schemasServer, "-modern")
+	r.wantCode(t, 0)
+	want := `{"structuredContent":{"arguments":{"n":` + big + `}},"content":[{"type":"text","text":"{\"n\":` + big + `}"}],"resultType":"complete"}`
+	if got := compact(t, "the result", []byte(r.stdout)); got != want {
+		t.Errorf("the modern result changed on its way:\n got  %s\n sent %s", got, want)
+	}
+	r = run(t, "list-tools", "--protocol", "2026-07-28", "--", schemasServer, "-modern")
+	r.wantCode(t, 0)
+	sameItems(t, "modern list-tools", r.listed(t)["tools"], fixtureDump(t, "tools"))
+}
+
+// Through a session daemon too, arguments and definitions arrive as sent.
+func TestFaithfulSessionNumbersAndDefinitions(t *testing.T) {
+	const big = "12345678901234567890"
+	s := newSession(t, "digits")
+	r := s.run("call", "echo_raw", "n:="+big, "--session", "digits", "--", schemasServer)
+	r.wantCode(t, 0)
+	if text, _ := r.echoed(t); text != `{"n":`+big+`}` {
+		t.Errorf("through the session the server received %s\n%s", text, r)
+	}
+	r = s.run("call", "echo_raw", `{"n":`+big+`}`, "--session", "digits")
+	r.wantCode(t, 0)
+	if text, _ := r.echoed(t); text != `{"n":`+big+`}` {
+		t.Errorf("through the session the server received %s\n%s", text, r)
+	}
+	r = s.run("list-tools", "--session", "digits")
+	r.wantCode(t, 0)
+	sameItems(t, "sessioned list-tools", r.listed(t)["tools"], fixtureDump(t, "tools"))
+}
