@@ -71,6 +71,14 @@ func (o *Outcome) StderrDuring(settle time.Duration) wire.Excerpt {
 	return o.stderr.Since(o.stderrMark)
 }
 
+// StderrFromStart is StderrDuring from the first line the process wrote,
+// for a one-shot call, whose server lived for that call alone.
+func (o *Outcome) StderrFromStart(settle time.Duration) wire.Excerpt {
+	from := *o
+	from.stderrMark = 0
+	return from.StderrDuring(settle)
+}
+
 // progressSettle bounds the wait for a final progress update that trails
 // the result; it is paid only by calls whose progress stopped short.
 const progressSettle = 50 * time.Millisecond
@@ -290,8 +298,12 @@ func (s *session) sendCancelled(id mcp.RequestId, cause error) {
 			Params: mcp.NotificationParams{AdditionalFields: map[string]any{"requestId": id, "reason": reason}}}})
 }
 
+// sendModern lets the client drive the input_required rounds and returns
+// the last round's result as the server sent it (the client's typed value
+// would lose keys it does not know and every digit past float64's).
 func (s *session) sendModern(ctx context.Context, req CallRequest, meta map[string]any) (json.RawMessage, error) {
 	m := &mcp.Meta{ProgressToken: meta["progressToken"]}
+	ctx, rounds := withCapture(ctx)
 	var v any
 	var err error
 	switch req.Kind {
@@ -304,6 +316,9 @@ func (s *session) sendModern(ctx context.Context, req CallRequest, meta map[stri
 	}
 	if err != nil {
 		return nil, err
+	}
+	if raw := rounds.last(); raw != nil {
+		return raw, nil
 	}
 	return json.Marshal(v)
 }

@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -77,7 +78,13 @@ type Conn struct {
 	phase atomic.Value
 	// tools caches the last tool list for argument checks without a round
 	// trip through the mailbox on every call (it is hot: every tool call).
-	tools atomic.Pointer[[]mcp.Tool]
+	tools atomic.Pointer[toolSet]
+}
+
+// toolSet is one tools/list: typed for checks, raw for printing.
+type toolSet struct {
+	typed []mcp.Tool
+	raw   []json.RawMessage
 }
 
 // engine is what every Conn of a Registry shares.

@@ -49,8 +49,7 @@ func (c *Conn) connectLocked(ctx context.Context, cfg Config) (Info, error) {
 		}
 		c.tools.Store(nil)
 		if cfg.Listing && listing.Has.Tools {
-			tools := listing.Tools
-			c.tools.Store(&tools)
+			c.tools.Store(&toolSet{typed: listing.Tools, raw: listing.Raw.Tools})
 		}
 		st.connects++
 		st.lastUsed = time.Now()

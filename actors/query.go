@@ -150,8 +150,7 @@ func (c *Conn) Listing(ctx context.Context) (snapshot.Listing, Info, error) {
 	_ = c.do(context.WithoutCancel(ctx), func(st *connState) {
 		if st.sess == s {
 			st.listing = l
-			tools := l.Tools
-			c.tools.Store(&tools)
+			c.tools.Store(&toolSet{typed: l.Tools, raw: l.Raw.Tools})
 		}
 	})
 	return l, s.info(c.name), nil
@@ -162,31 +161,32 @@ func (c *Conn) CachedListing(ctx context.Context) (snapshot.Listing, error) {
 	return ask(ctx, c, func(st *connState) snapshot.Listing { return st.listing })
 }
 
-// Page lists one page of one kind, for callers that pass a cursor.
-func (c *Conn) Page(ctx context.Context, kind, cursor string) (any, error) {
+// Page lists one page of one kind, for callers that pass a cursor, and
+// returns the page as the server sent it (its nextCursor included).
+func (c *Conn) Page(ctx context.Context, kind, cursor string) (json.RawMessage, error) {
 	s, err := c.live(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var v any
-	err = c.request(ctx, s, listMethod(kind), func(ctx context.Context) (err error) {
-		p := mcp.PaginatedRequest{Params: mcp.PaginatedParams{Cursor: mcp.Cursor(cursor)}}
+	cctx, page := withCapture(ctx)
+	err = c.request(cctx, s, listMethod(kind), func(ctx context.Context) (err error) {
+		req := mcp.PaginatedRequest{Params: mcp.PaginatedParams{Cursor: mcp.Cursor(cursor)}}
 		switch kind {
 		case "tools":
-			v, err = s.client.ListToolsByPage(ctx, mcp.ListToolsRequest{PaginatedRequest: p})
+			_, err = s.client.ListToolsByPage(ctx, mcp.ListToolsRequest{PaginatedRequest: req})
 		case "resources":
-			v, err = s.client.ListResourcesByPage(ctx, mcp.ListResourcesRequest{PaginatedRequest: p})
+			_, err = s.client.ListResourcesByPage(ctx, mcp.ListResourcesRequest{PaginatedRequest: req})
 		case "resource_templates":
-			v, err = s.client.ListResourceTemplatesByPage(ctx, mcp.ListResourceTemplatesRequest{PaginatedRequest: p})
+			_, err = s.client.ListResourceTemplatesByPage(ctx, mcp.ListResourceTemplatesRequest{PaginatedRequest: req})
 		default:
-			v, err = s.client.ListPromptsByPage(ctx, mcp.ListPromptsRequest{PaginatedRequest: p})
+			_, err = s.client.ListPromptsByPage(ctx, mcp.ListPromptsRequest{PaginatedRequest: req})
 		}
 		return err
 	})
 	if err != nil {
 		return nil, c.callFailed(ctx, s, err, 0)
 	}
-	return v, nil
+	return page.last(), nil
 }
 
 // Subscribe asks the server for resources/updated notifications on uri (or
@@ -216,33 +216,34 @@ func (c *Conn) Roots(ctx context.Context) ([]mcp.Root, error) {
 }
 
 // List lists every item of one kind ("tools", "resources",
-// "resource_templates", "prompts"), following cursors. Tools are kept as the
-// cache that checks names and arguments.
-func (c *Conn) List(ctx context.Context, kind string) (any, error) {
+// "resource_templates", "prompts"), following cursors, and returns the
+// entries as the server sent them. Tools are kept as the cache that checks
+// names and arguments.
+func (c *Conn) List(ctx context.Context, kind string) ([]json.RawMessage, error) {
+	if kind == "tools" {
+		set, err := c.listToolSet(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return set.raw, nil
+	}
 	s, err := c.live(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var v any
+	var raw []json.RawMessage
 	switch kind {
-	case "tools":
-		var res *mcp.ListToolsResult
-		res, err = c.listTools(ctx, s)
-		if err == nil {
-			c.cacheTools(ctx, s, res.Tools)
-			v = res
-		}
-	case "resources", "resource_templates", "prompts":
-		err = c.request(ctx, s, listMethod(kind), func(ctx context.Context) (err error) {
-			switch kind {
-			case "resources":
-				v, err = s.client.ListResources(ctx, mcp.ListResourcesRequest{})
-			case "resource_templates":
-				v, err = s.client.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
-			default:
-				v, err = s.client.ListPrompts(ctx, mcp.ListPromptsRequest{})
-			}
-			return err
+	case "resources":
+		_, raw, err = listRaw(ctx, c, s, "resources", listMethod("resources"), func(ctx context.Context) (*mcp.ListResourcesResult, error) {
+			return s.client.ListResources(ctx, mcp.ListResourcesRequest{})
+		})
+	case "resource_templates":
+		_, raw, err = listRaw(ctx, c, s, "resourceTemplates", listMethod("resource_templates"), func(ctx context.Context) (*mcp.ListResourceTemplatesResult, error) {
+			return s.client.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
+		})
+	case "prompts":
+		_, raw, err = listRaw(ctx, c, s, "prompts", listMethod("prompts"), func(ctx context.Context) (*mcp.ListPromptsResult, error) {
+			return s.client.ListPrompts(ctx, mcp.ListPromptsRequest{})
 		})
 	default:
 		return nil, coded(CodeInvalidArgument, "cannot list %q: use tools, resources, resource_templates or prompts", kind)
@@ -250,28 +251,63 @@ func (c *Conn) List(ctx context.Context, kind string) (any, error) {
 	if err != nil {
 		return nil, c.callFailed(ctx, s, err, 0)
 	}
-	return v, nil
+	return raw, nil
 }
 
-func (c *Conn) cacheTools(ctx context.Context, s *session, tools []mcp.Tool) {
+func (c *Conn) cacheTools(ctx context.Context, s *session, set *toolSet) {
 	_ = c.do(context.WithoutCancel(ctx), func(st *connState) {
 		if st.sess == s {
-			st.listing.Tools, st.listing.Has.Tools = tools, true
-			c.tools.Store(&tools)
+			st.listing.Tools, st.listing.Raw.Tools, st.listing.Has.Tools = set.typed, set.raw, true
+			c.tools.Store(set)
 		}
 	})
 }
 
-// Tools returns the tool list, from the cache when it has one.
+// Tools returns the tool list, from the cache when it has one, typed for
+// run-mcp's checks (names, required arguments).
 func (c *Conn) Tools(ctx context.Context, fresh bool) ([]mcp.Tool, error) {
-	if cached := c.tools.Load(); !fresh && cached != nil {
-		return *cached, nil
-	}
-	v, err := c.List(ctx, "tools")
+	set, err := c.toolSet(ctx, fresh)
 	if err != nil {
 		return nil, err
 	}
-	return v.(*mcp.ListToolsResult).Tools, nil
+	return set.typed, nil
+}
+
+// RawTool returns the definition of one tool as the server sent it, from
+// the cache when it has one; nil if the server does not list it.
+func (c *Conn) RawTool(ctx context.Context, name string) (json.RawMessage, error) {
+	set, err := c.toolSet(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range set.raw {
+		if snapshot.Read(r).Name == name {
+			return r, nil
+		}
+	}
+	return nil, nil
+}
+
+func (c *Conn) toolSet(ctx context.Context, fresh bool) (*toolSet, error) {
+	if cached := c.tools.Load(); !fresh && cached != nil {
+		return cached, nil
+	}
+	return c.listToolSet(ctx)
+}
+
+// listToolSet asks the server for its tools and keeps them as the cache.
+func (c *Conn) listToolSet(ctx context.Context) (*toolSet, error) {
+	s, err := c.live(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tools, raw, err := c.listTools(ctx, s)
+	if err != nil {
+		return nil, c.callFailed(ctx, s, err, 0)
+	}
+	set := &toolSet{typed: tools, raw: raw}
+	c.cacheTools(ctx, s, set)
+	return set, nil
 }
 
 // StderrRing is the ring of the newest life, for relays that follow it.

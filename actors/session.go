@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -155,7 +156,7 @@ func (s *session) startTransport(spawner *wire.Spawner) error {
 			return &ConnectError{Reason: fmt.Sprintf("bad URL %s: %v", s.cfg.URL, err), Err: err,
 				Report: ProcessReport{Command: s.cfg.URL, NoProcess: true}}
 		}
-		s.tr = tr
+		s.tr = capturingHTTP{tr}
 		return nil
 	}
 	proc, err := wire.Start(spawner, s.cfg.Spec)
@@ -166,7 +167,7 @@ func (s *session) startTransport(spawner *wire.Spawner) error {
 	}
 	s.proc = proc
 	s.wt = wire.NewTransport(proc.Stdout(), proc.Stdin(), s.evidence)
-	s.tr = s.wt
+	s.tr = capturingStdio{s.wt}
 	return nil
 }
 
@@ -282,61 +283,79 @@ func (s *session) stop() {
 	}
 }
 
-// listing lists what the server offers, per capability it declared; each
+// listing lists what the server offers, per capability it declared: each
+// entry as the server sent it, and typed for run-mcp's own checks. Each
 // request is bounded by the housekeeping budget.
 func (c *Conn) listing(ctx context.Context, s *session) (snapshot.Listing, error) {
 	var l snapshot.Listing
 	caps := s.init.Capabilities
 	if caps.Tools != nil {
-		tools, err := c.listTools(ctx, s)
+		tools, raw, err := c.listTools(ctx, s)
 		if err != nil {
 			return l, err
 		}
-		l.Tools, l.Has.Tools = tools.Tools, true
+		l.Tools, l.Raw.Tools, l.Has.Tools = tools, raw, true
 	}
 	if caps.Resources != nil {
-		var res *mcp.ListResourcesResult
-		err := c.request(ctx, s, string(mcp.MethodResourcesList), func(ctx context.Context) (err error) {
-			res, err = s.client.ListResources(ctx, mcp.ListResourcesRequest{})
-			return err
+		res, raw, err := listRaw(ctx, c, s, "resources", string(mcp.MethodResourcesList), func(ctx context.Context) (*mcp.ListResourcesResult, error) {
+			return s.client.ListResources(ctx, mcp.ListResourcesRequest{})
 		})
 		if err != nil {
-			return l, wrapMethod(string(mcp.MethodResourcesList), err)
+			return l, err
 		}
-		l.Resources, l.Has.Resources = res.Resources, true
-		var tres *mcp.ListResourceTemplatesResult
-		err = c.request(ctx, s, string(mcp.MethodResourcesTemplatesList), func(ctx context.Context) (err error) {
-			tres, err = s.client.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
-			return err
+		l.Resources, l.Raw.Resources, l.Has.Resources = res.Resources, raw, true
+		tres, traw, err := listRaw(ctx, c, s, "resourceTemplates", string(mcp.MethodResourcesTemplatesList), func(ctx context.Context) (*mcp.ListResourceTemplatesResult, error) {
+			return s.client.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
 		})
 		if err == nil {
-			l.Templates, l.Has.Templates = tres.ResourceTemplates, true
+			l.Templates, l.Raw.Templates, l.Has.Templates = tres.ResourceTemplates, traw, true
 		}
 	}
 	if caps.Prompts != nil {
-		var res *mcp.ListPromptsResult
-		err := c.request(ctx, s, string(mcp.MethodPromptsList), func(ctx context.Context) (err error) {
-			res, err = s.client.ListPrompts(ctx, mcp.ListPromptsRequest{})
-			return err
+		res, raw, err := listRaw(ctx, c, s, "prompts", string(mcp.MethodPromptsList), func(ctx context.Context) (*mcp.ListPromptsResult, error) {
+			return s.client.ListPrompts(ctx, mcp.ListPromptsRequest{})
 		})
 		if err != nil {
-			return l, wrapMethod(string(mcp.MethodPromptsList), err)
+			return l, err
 		}
-		l.Prompts, l.Has.Prompts = res.Prompts, true
+		l.Prompts, l.Raw.Prompts, l.Has.Prompts = res.Prompts, raw, true
 	}
 	return l, nil
 }
 
-func (c *Conn) listTools(ctx context.Context, s *session) (*mcp.ListToolsResult, error) {
-	var res *mcp.ListToolsResult
-	err := c.request(ctx, s, string(mcp.MethodToolsList), func(ctx context.Context) (err error) {
-		res, err = s.client.ListTools(ctx, mcp.ListToolsRequest{})
+func (c *Conn) listTools(ctx context.Context, s *session) ([]mcp.Tool, []json.RawMessage, error) {
+	res, raw, err := listRaw(ctx, c, s, "tools", string(mcp.MethodToolsList), func(ctx context.Context) (*mcp.ListToolsResult, error) {
+		return s.client.ListTools(ctx, mcp.ListToolsRequest{})
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return res.Tools, raw, nil
+}
+
+// listRaw lists one kind through the client, which follows the cursors,
+// within the housekeeping budget, and returns beside its typed result the
+// entries of every page as the server sent them (field is the key of the
+// entries in a page).
+func listRaw[T any](ctx context.Context, c *Conn, s *session, field, method string, list func(context.Context) (T, error)) (T, []json.RawMessage, error) {
+	cctx, pages := withCapture(ctx)
+	var v T
+	err := c.request(cctx, s, method, func(ctx context.Context) (err error) {
+		v, err = list(ctx)
 		return err
 	})
 	if err != nil {
-		return nil, wrapMethod(string(mcp.MethodToolsList), err)
+		return v, nil, wrapMethod(method, err)
 	}
-	return res, nil
+	raw := []json.RawMessage{}
+	for _, page := range pages.all() {
+		items, err := snapshot.Items(page, field)
+		if err != nil {
+			return v, nil, fmt.Errorf("read the %s the server sent: %w", field, err)
+		}
+		raw = append(raw, items...)
+	}
+	return v, raw, nil
 }
 
 // wrapMethod prefixes the method a failure came from, unless the error

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -65,9 +66,18 @@ func runCall(ctx context.Context, io streams, g *globals, ic *intercept.Intercep
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	out, err := c.Call(ctx, req)
+	// A one-shot server lived for this call alone: what it wrote from its
+	// start (a console.log or a banner at start-up, the most common case)
+	// belongs to the call. A session's server has a longer life: only what
+	// it wrote during the call.
+	oneShot := g.bound == nil
 	var stderr []string
 	if (g.showStderr || g.raw) && out != nil {
-		stderr = out.StderrDuring(stderrSettle).Render(false)
+		if oneShot {
+			stderr = out.StderrFromStart(stderrSettle).Render(false)
+		} else {
+			stderr = out.StderrDuring(stderrSettle).Render(false)
+		}
 	}
 	if g.showStderr {
 		for _, l := range stderr {
@@ -96,7 +106,13 @@ func runCall(ctx context.Context, io streams, g *globals, ic *intercept.Intercep
 		body = shown
 	}
 	if g.raw {
-		body, err = envelope(body, out, stderr)
+		ev := out.Evidence
+		if oneShot {
+			if all, err := c.Evidence(ctx); err == nil {
+				ev = all
+			}
+		}
+		body, err = envelope(body, out, stderr, ev)
 		if err != nil {
 			return err
 		}
@@ -110,26 +126,88 @@ func runCall(ctx context.Context, io streams, g *globals, ic *intercept.Intercep
 	return nil
 }
 
-// envelope merges the result with what happened around it, for --raw.
-func envelope(result any, out *actors.Outcome, stderr []string) (any, error) {
+// envelope merges the result with what happened around it, for --raw. The
+// result's own keys come first, in the server's order and with its numbers
+// as written; ev is the stdout noise and transport errors to report.
+func envelope(result any, out *actors.Outcome, stderr []string, ev wire.EvidenceSnapshot) (json.RawMessage, error) {
 	b, err := json.Marshal(result)
 	if err != nil {
 		return nil, exitf(ExitInternal, "encode the result: %v", err)
 	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, exitf(ExitInternal, "decode the result: %v", err)
-	}
-	m["stderr"] = orEmpty(stderr)
+	extra := []field{{"stderr", orEmpty(stderr)}}
 	if !out.HasProcess() {
-		m["stderr_unavailable"] = httpLimits
+		extra = append(extra, field{"stderr_unavailable", httpLimits})
 	}
-	m["stdout_noise"] = orEmpty(out.Evidence.Noise)
-	m["transport_errors"] = orEmpty(out.Evidence.Errors)
-	m["input_requests"] = inputRequests(out)
-	m["progress"] = map[string]any{"token": out.Token, "events": orEmpty(out.Progress)}
-	m["protocol"] = out.Protocol
-	return m, nil
+	extra = append(extra, field{"stdout_noise", orEmpty(ev.Noise)}, field{"transport_errors", orEmpty(ev.Errors)},
+		field{"input_requests", inputRequests(out)},
+		field{"progress", map[string]any{"token": out.Token, "events": orEmpty(out.Progress)}},
+		field{"protocol", out.Protocol})
+	merged, err := withFields(b, extra)
+	if err != nil {
+		return nil, exitf(ExitInternal, "merge the result with what happened around it: %v", err)
+	}
+	return merged, nil
+}
+
+// field is one key and value added to a JSON object.
+type field struct {
+	key string
+	val any
+}
+
+// withFields returns the JSON object obj with fields added after its own
+// keys (a key of obj that a field names is replaced), leaving every other
+// key, its order and its bytes as they were.
+func withFields(obj json.RawMessage, fields []field) (json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("the result is not a JSON object")
+	}
+	replaced := map[string]bool{}
+	for _, f := range fields {
+		replaced[f.key] = true
+	}
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	n := 0
+	sep := func() {
+		if n > 0 {
+			buf.WriteByte(',')
+		}
+		n++
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string)
+		var val json.RawMessage
+		if err := dec.Decode(&val); err != nil {
+			return nil, err
+		}
+		if replaced[key] {
+			continue
+		}
+		sep()
+		k, _ := json.Marshal(key)
+		buf.Write(k)
+		buf.WriteByte(':')
+		buf.Write(val)
+	}
+	for _, f := range fields {
+		v, err := json.Marshal(f.val)
+		if err != nil {
+			return nil, err
+		}
+		sep()
+		k, _ := json.Marshal(f.key)
+		buf.Write(k)
+		buf.WriteByte(':')
+		buf.Write(v)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
 }
 
 func orEmpty[T any](s []T) []T {

@@ -23,7 +23,14 @@ func TestShorthandArguments(t *testing.T) {
 	if !reflect.DeepEqual(args, want) {
 		t.Fatalf("got %v, want %v", args, want)
 	}
-	for _, bad := range [][]string{{"hello"}, {"n:=nope"}, {"{bad"}} {
+	big, err := parseToolArgs([]string{"a:=12345678901234567890", `{"b":1.50}`}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := json.Marshal(big); string(got) != `{"a":12345678901234567890,"b":1.50}` {
+		t.Errorf("numbers re-encode as %s, want every digit as typed", got)
+	}
+	for _, bad := range [][]string{{"hello"}, {"n:=nope"}, {"{bad"}, {"n:=1 2"}} {
 		_, err := parseToolArgs(bad, false)
 		if CodeOf(err) != ExitDataErr {
 			t.Errorf("%q: want exit 65, got %v", bad, err)

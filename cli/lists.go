@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/spf13/cobra"
 
@@ -39,20 +38,6 @@ func jsonKey(kind string) string {
 	return kind
 }
 
-// fields spreads a result's JSON fields, without its paging cursor.
-func fields(v any) map[string]any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil
-	}
-	var m map[string]any
-	if json.Unmarshal(b, &m) != nil {
-		return nil
-	}
-	delete(m, "nextCursor")
-	return m
-}
-
 // listOf lists the given kinds once connected, one-shot or in a session.
 func listOf(kinds ...string) op {
 	return func(ctx context.Context, x *job, c *actors.Conn) error {
@@ -61,13 +46,11 @@ func listOf(kinds ...string) op {
 			if !offers(x.info, kind) {
 				continue
 			}
-			res, err := c.List(ctx, kind)
+			items, err := c.List(ctx, kind)
 			if err != nil {
 				return x.g.failed(err)
 			}
-			for k, v := range fields(res) {
-				out[k] = v
-			}
+			out[jsonKey(kind)] = items // each entry as the server sent it
 		}
 		if len(out) == 0 {
 			x.io.status("Note: the server does not declare the %s capability", kinds[0])

@@ -64,5 +64,12 @@ func describeTool(ctx context.Context, x *job, c *actors.Conn) error {
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
-	return x.io.printJSON(t)
+	raw, err := c.RawTool(ctx, t.Name)
+	if err != nil {
+		return failed(err)
+	}
+	if raw == nil { // listed typed but not raw: cannot happen with our transports
+		return x.io.printJSON(t)
+	}
+	return x.io.printJSON(raw) // the definition as the server sent it
 }

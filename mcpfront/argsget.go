@@ -11,7 +11,7 @@ func getStr(a map[string]any, k string) string {
 }
 
 func getInt(a map[string]any, k string, def int) int {
-	if f, ok := a[k].(float64); ok {
+	if f, ok := number(a[k]); ok {
 		return int(f)
 	}
 	return def

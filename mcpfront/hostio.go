@@ -157,8 +157,11 @@ func (h *hostIO) dispatch(ctx context.Context, msg []byte) {
 			h.write(resp)
 		}
 	default:
-		if env.Method == string(mcp.MethodToolsCall) && h.unknownTool(env.ID, msg) {
-			return
+		if env.Method == string(mcp.MethodToolsCall) {
+			if h.unknownTool(env.ID, msg) {
+				return
+			}
+			ctx = withHostCall(ctx, msg)
 		}
 		if !h.start() {
 			return
@@ -166,7 +169,7 @@ func (h *hostIO) dispatch(ctx context.Context, msg []byte) {
 		go func() {
 			defer h.wg.Done()
 			if resp := h.srv.HandleMessage(ctx, msg); resp != nil {
-				h.write(resp)
+				h.write(withID(resp, env.ID))
 			}
 		}()
 	}

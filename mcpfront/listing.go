@@ -16,36 +16,25 @@ func describeOffer(l snapshot.Listing) string {
 	return snapshot.Summary(l)
 }
 
-// includeBlocks writes the requested kinds as JSON (or a summary).
+// includeBlocks writes the requested kinds as JSON (or a summary), each
+// entry as the server sent it.
 func (f *front) includeBlocks(b *strings.Builder, l snapshot.Listing, kinds []string, summary bool) {
 	for _, k := range kinds {
-		var items any
-		var lines []string
-		has := true
-		switch k {
-		case "tools":
-			items, has = l.Tools, l.Has.Tools
-			for _, t := range l.Tools {
-				lines = append(lines, summaryLine(t.Name, t.Description))
-			}
-		case "resources":
-			items, has = l.Resources, l.Has.Resources
-			for _, r := range l.Resources {
-				lines = append(lines, summaryLine(r.URI, firstNonEmpty(r.Description, r.Name)))
-			}
-		case "resource_templates":
-			items, has = l.Templates, l.Has.Templates
-			for _, t := range l.Templates {
-				lines = append(lines, summaryLine(t.URITemplate.Raw(), firstNonEmpty(t.Description, t.Name)))
-			}
-		case "prompts":
-			items, has = l.Prompts, l.Has.Prompts
-			for _, p := range l.Prompts {
-				lines = append(lines, summaryLine(p.Name, p.Description))
+		items := rawOf(l, k)
+		lines := make([]string, 0, len(items))
+		for _, raw := range items {
+			e := snapshot.Read(raw)
+			switch k {
+			case "resources":
+				lines = append(lines, summaryLine(e.URI, firstNonEmpty(e.Description, e.Name)))
+			case "resource_templates":
+				lines = append(lines, summaryLine(e.URITemplate, firstNonEmpty(e.Description, e.Name)))
+			default:
+				lines = append(lines, summaryLine(e.Name, e.Description))
 			}
 		}
 		fmt.Fprintf(b, "\n%s (%d):\n", title(k), len(lines))
-		if !has {
+		if !offered(l, k) {
 			b.WriteString("(the server does not declare this capability)\n")
 			continue
 		}
@@ -62,6 +51,46 @@ func (f *front) includeBlocks(b *strings.Builder, l snapshot.Listing, kinds []st
 		b.Write(j)
 		b.WriteString("\n")
 	}
+}
+
+// rawOf is one kind's entries as the server sent them; a listing built
+// without them (none of ours) falls back to the typed entries.
+func rawOf(l snapshot.Listing, kind string) []json.RawMessage {
+	if raw := l.Raw.Of(kind); raw != nil {
+		return raw
+	}
+	var typed any
+	switch kind {
+	case "tools":
+		typed = l.Tools
+	case "resources":
+		typed = l.Resources
+	case "resource_templates":
+		typed = l.Templates
+	case "prompts":
+		typed = l.Prompts
+	}
+	b, _ := json.Marshal(typed)
+	var out []json.RawMessage
+	_ = json.Unmarshal(b, &out)
+	if out == nil {
+		out = []json.RawMessage{}
+	}
+	return out
+}
+
+func offered(l snapshot.Listing, kind string) bool {
+	switch kind {
+	case "tools":
+		return l.Has.Tools
+	case "resources":
+		return l.Has.Resources
+	case "resource_templates":
+		return l.Has.Templates
+	case "prompts":
+		return l.Has.Prompts
+	}
+	return false
 }
 
 func title(kind string) string {
@@ -89,28 +118,18 @@ func filterListing(l snapshot.Listing, sub string) snapshot.Listing {
 	if sub == "" {
 		return l
 	}
-	in := func(s string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(sub)) }
+	in := func(s string) bool { return s != "" && strings.Contains(strings.ToLower(s), strings.ToLower(sub)) }
+	keep := func(kind string) []json.RawMessage {
+		out := []json.RawMessage{}
+		for _, raw := range rawOf(l, kind) {
+			e := snapshot.Read(raw)
+			if in(e.Name) || in(e.URI) || in(e.URITemplate) {
+				out = append(out, raw)
+			}
+		}
+		return out
+	}
 	out := l
-	out.Tools, out.Resources, out.Templates, out.Prompts = nil, nil, nil, nil
-	for _, t := range l.Tools {
-		if in(t.Name) {
-			out.Tools = append(out.Tools, t)
-		}
-	}
-	for _, r := range l.Resources {
-		if in(r.URI) || in(r.Name) {
-			out.Resources = append(out.Resources, r)
-		}
-	}
-	for _, t := range l.Templates {
-		if in(t.URITemplate.Raw()) || in(t.Name) {
-			out.Templates = append(out.Templates, t)
-		}
-	}
-	for _, p := range l.Prompts {
-		if in(p.Name) {
-			out.Prompts = append(out.Prompts, p)
-		}
-	}
+	out.Raw.Tools, out.Raw.Resources, out.Raw.Templates, out.Raw.Prompts = keep("tools"), keep("resources"), keep("resource_templates"), keep("prompts")
 	return out
 }

@@ -160,9 +160,9 @@ func checkType(path, t string, v any) error {
 	case "boolean":
 		_, ok = v.(bool)
 	case "number":
-		_, ok = v.(float64)
+		_, ok = number(v)
 	case "integer":
-		f, isNum := v.(float64)
+		f, isNum := number(v)
 		ok = isNum && f == math.Trunc(f)
 	case "array":
 		_, ok = v.([]any)
@@ -184,7 +184,7 @@ func gotOf(v any) string {
 	switch v.(type) {
 	case string:
 		return "a string " + s
-	case float64:
+	case float64, json.Number:
 		return "the number " + s
 	case bool:
 		return s
@@ -201,7 +201,7 @@ func kindOf(v any) string {
 	switch v.(type) {
 	case string:
 		return "a string"
-	case float64:
+	case float64, json.Number:
 		return "a number"
 	case bool:
 		return "a boolean"
@@ -211,6 +211,19 @@ func kindOf(v any) string {
 		return "an object"
 	}
 	return "null"
+}
+
+// number reads a JSON number, decoded as its literal (json.Number, the
+// host's arguments) or as float64 (anything built in Go).
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case json.Number:
+		f, err := n.Float64()
+		return f, err == nil
+	}
+	return 0, false
 }
 
 func article(t string) string {

@@ -1,6 +1,7 @@
 package mcpfront
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -24,6 +25,9 @@ func TestClosedSchema(t *testing.T) {
 		"fraction":    {map[string]any{"command": "n", "timeout_ms": 1.5}, "timeout_ms must be an integer"},
 		"bad enum":    {map[string]any{"command": "n", "include": []any{"tool"}}, "include[0] must be one of tools, prompts"},
 		"env non-str": {map[string]any{"command": "n", "env": map[string]any{"K": 1.0}}, "env.K must be a string"},
+		// The host's arguments are decoded with their literals (json.Number).
+		"literal int":      {map[string]any{"command": "n", "timeout_ms": json.Number("5000")}, ""},
+		"literal fraction": {map[string]any{"command": "n", "timeout_ms": json.Number("1.5")}, "timeout_ms must be an integer, got the number 1.5"},
 	}
 	for name, c := range cases {
 		err := checkArgs("connect_to_mcp", s, c.args)
@@ -64,5 +68,22 @@ func TestEnvMapRefusesBadKeysAndNeverQuotesValues(t *testing.T) {
 	}
 	if err := checkArgs("connect_to_mcp", s, map[string]any{"env": map[string]any{"API_KEY": "v", "_x1": "", "N": nil}}); err != nil {
 		t.Errorf("valid env refused: %v", err)
+	}
+}
+
+func TestHostCallKeepsLiterals(t *testing.T) {
+	hc, ok := readHostCall([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x",` +
+		`"arguments":{"arguments":{"n":12345678901234567890}},"_meta":{"progressToken":98765432109876543210}}}`))
+	if !ok {
+		t.Fatal("not read")
+	}
+	if got, _ := json.Marshal(hc.args); string(got) != `{"arguments":{"n":12345678901234567890}}` {
+		t.Errorf("arguments re-encode as %s", got)
+	}
+	if string(hc.token) != "98765432109876543210" {
+		t.Errorf("progress token %s", hc.token)
+	}
+	if getInt(map[string]any{"n": json.Number("42")}, "n", 0) != 42 {
+		t.Error("getInt does not read a literal")
 	}
 }

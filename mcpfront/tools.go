@@ -129,6 +129,10 @@ func (f *front) wrap(d toolDef) server.ToolHandlerFunc {
 			return errResult(&actors.CodedError{Code: actors.CodeCancelled, Msg: "the call was cancelled before it ran; nothing was done"}), nil
 		}
 		args := req.GetArguments()
+		hc, read := hostCallFrom(ctx)
+		if read {
+			args = hc.args // numbers as the host wrote them
+		}
 		if args == nil {
 			args = map[string]any{}
 		}
@@ -141,7 +145,9 @@ func (f *front) wrap(d toolDef) server.ToolHandlerFunc {
 				res, err = errResult(fmt.Errorf("run-mcp hit an internal error in %s (%v); the connection is kept. Please report it", d.name, r)), nil
 			}
 		}()
-		if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
+		if hc.token != nil {
+			ctx = context.WithValue(ctx, progressTokenKey{}, hc.token)
+		} else if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
 			ctx = context.WithValue(ctx, progressTokenKey{}, req.Params.Meta.ProgressToken)
 		}
 		res, err = d.run(ctx, args)

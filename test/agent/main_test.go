@@ -21,8 +21,9 @@ import (
 	"github.com/run-mcp/run-mcp/test/targets"
 )
 
-// bin is the run-mcp binary under test, built once by TestMain.
-var bin string
+// bin is the run-mcp binary under test, built once by TestMain;
+// schemasServer is the fixture test/fixtures/schemas.
+var bin, schemasServer string
 
 func TestMain(m *testing.M) {
 	os.Exit(run(m))
@@ -36,6 +37,11 @@ func run(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	bin, err = targets.BuildBinary(dir, "./cmd/run-mcp")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "agent tests: %v\n", err)
+		return 1
+	}
+	schemasServer, err = targets.BuildBinary(dir, "./test/fixtures/schemas")
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "agent tests: %v\n", err)
 		return 1

@@ -25,7 +25,7 @@ import (
 )
 
 // bin is the run-mcp binary under test, built once in TestMain.
-var bin, badServer string
+var bin, badServer, schemasServer string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "run-mcp-e2e-")
@@ -40,6 +40,12 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	badServer, err = targets.BuildBinary(dir, "./test/fixtures/badserver")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		_ = os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	schemasServer, err = targets.BuildBinary(dir, "./test/fixtures/schemas")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		_ = os.RemoveAll(dir)
