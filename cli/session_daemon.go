@@ -13,7 +13,6 @@ import (
 	"os/signal"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -53,7 +52,7 @@ func newSessionDaemonCmd(version string) *cobra.Command {
 	return &cobra.Command{Use: "session-daemon", Hidden: true, Args: cobra.NoArgs,
 		Short: "The background process of a --session (started by run-mcp itself)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signal.NotifyContext(cmd.Context(), stopSignals()...)
 			defer stop()
 			return runDaemon(ctx, version, os.Stdin, os.NewFile(3, "status"))
 		}}
