@@ -7,16 +7,19 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"sync"
 	"syscall"
-	"time"
+	"unsafe"
 )
 
 // prSetChildSubreaper is PR_SET_CHILD_SUBREAPER from linux/prctl.h (Linux 3.4).
 const prSetChildSubreaper = 36
 
-// killTick re-lists and re-kills while the supervisor empties itself, in
-// case a SIGCHLD is folded into one it already handled.
-const killTick = 50 * time.Millisecond
+// From linux/wait.h, which package syscall does not carry.
+const (
+	pAll    = 0         // P_ALL: any child
+	wNoWait = 0x1000000 // WNOWAIT: leave the child waitable
+)
 
 func init() {
 	if len(os.Args) < 3 || os.Args[1] != Arg {
@@ -48,8 +51,6 @@ func run(path string, argv []string) int {
 	// Signals first, so a parent-death signal arriving now is not lost.
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	chld := make(chan os.Signal, 1)
-	signal.Notify(chld, syscall.SIGCHLD)
 
 	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
 		Env:   os.Environ(), // run-mcp built it for the target: exactly the whitelist and the explicit env
@@ -67,10 +68,9 @@ func run(path string, argv []string) int {
 	report(status, Status{Kind: KindPid, Number: pid})
 	detachStdio()
 
-	ctl := make(chan byte, 1)
-	go readControl(control, ctl)
 	s := &supervisor{target: pid, status: status}
-	s.loop(stop, chld, ctl)
+	go s.obey(control, stop)
+	s.reapUntilAlone()
 	return 0
 }
 
@@ -88,19 +88,40 @@ func detachStdio() {
 	_ = null.Close()
 }
 
-// readControl forwards run-mcp's control bytes; end of file (run-mcp exited,
-// however it exited) is a KillAll.
-func readControl(control io.Reader, ctl chan<- byte) {
-	buf := make([]byte, 1)
+// obey acts on run-mcp's control bytes and on the stop signals. End of
+// file on the control pipe (run-mcp exited, however it exited) and a stop
+// signal (the parent-death signal among them) both mean kill everything.
+func (s *supervisor) obey(control io.Reader, stop <-chan os.Signal) {
+	ctl := make(chan byte)
+	go func() {
+		buf := make([]byte, 1)
+		for {
+			n, err := control.Read(buf)
+			if n == 1 {
+				ctl <- buf[0]
+			}
+			if err != nil {
+				ctl <- KillAll
+				return
+			}
+		}
+	}()
 	for {
-		n, err := control.Read(buf)
-		if n == 1 {
-			ctl <- buf[0]
+		var c byte
+		select {
+		case c = <-ctl:
+		case <-stop:
+			c = KillAll
 		}
-		if err != nil {
-			ctl <- KillAll
-			return
+		s.mu.Lock()
+		switch {
+		case c == Terminate && !s.targetDone:
+			signalGroup(s.target, syscall.SIGTERM)
+		case c == KillAll:
+			s.killing = true
+			s.killChildren()
 		}
+		s.mu.Unlock()
 	}
 }
 
@@ -109,60 +130,64 @@ func report(status io.Writer, st Status) {
 }
 
 type supervisor struct {
-	target     int
-	status     io.Writer
+	target int
+	status io.Writer
+	// mu is held to reap and to signal: a pid signalled under it cannot have
+	// been reaped (and reused) in between, since a child stays a zombie
+	// until its parent reaps it.
+	mu         sync.Mutex
 	targetDone bool
 	killing    bool
 }
 
-// loop reaps every child until none is left. Only this goroutine waits for
-// children, so a pid it lists cannot be reused before it is killed: a child
-// stays a zombie until its parent reaps it.
-func (s *supervisor) loop(stop, chld <-chan os.Signal, ctl <-chan byte) {
-	var tick <-chan time.Time
+// reapUntilAlone reaps every child until none is left. It blocks in
+// waitid(WNOWAIT), which waits for a child to end without reaping it, so
+// that the reaping itself happens under mu.
+func (s *supervisor) reapUntilAlone() {
 	for {
-		if s.reap() {
-			return
+		if err := waitAny(); errors.Is(err, syscall.ECHILD) {
+			return // the target is a child until reaped, so it is done too
 		}
-		if s.killing {
+		s.mu.Lock()
+		alone := s.reap()
+		if s.killing && !alone {
+			// What the dead left behind has reparented to us: kill it too.
 			s.killChildren()
-			if tick == nil {
-				t := time.NewTicker(killTick)
-				defer t.Stop()
-				tick = t.C
-			}
 		}
-		select {
-		case <-chld:
-		case <-tick:
-		case <-stop:
-			s.killing = true
-		case c := <-ctl:
-			switch c {
-			case Terminate:
-				if !s.targetDone {
-					signalGroup(s.target, syscall.SIGTERM)
-				}
-			case KillAll:
-				s.killing = true
-			}
+		s.mu.Unlock()
+		if alone && s.targetDone {
+			return
 		}
 	}
 }
 
-// reap collects every child that has ended and reports the target's end.
-// It says whether no child is left once the target is gone.
-func (s *supervisor) reap() bool {
+// waitAny blocks until some child has ended, leaving it unreaped.
+func waitAny() error {
+	var info [128]byte // a siginfo_t; which child it names does not matter
+	for {
+		_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pAll, 0, uintptr(unsafe.Pointer(&info[0])),
+			syscall.WEXITED|wNoWait, 0, 0)
+		if errno != syscall.EINTR {
+			if errno == 0 {
+				return nil
+			}
+			return errno
+		}
+	}
+}
+
+// reap collects every child that has ended and reports the target's end;
+// once the target is gone everything else is killed. It says whether no
+// child is left at all (the common end: a target that started nothing).
+func (s *supervisor) reap() (alone bool) {
 	for {
 		var ws syscall.WaitStatus
 		pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
-		switch {
-		case errors.Is(err, syscall.EINTR):
+		if errors.Is(err, syscall.EINTR) {
 			continue
-		case errors.Is(err, syscall.ECHILD):
-			return true // the target is always a child until reaped, so it is done too
-		case err != nil || pid <= 0:
-			return false
+		}
+		if err != nil || pid <= 0 {
+			return errors.Is(err, syscall.ECHILD)
 		}
 		if pid == s.target && !s.targetDone {
 			s.targetDone, s.killing = true, true
