@@ -36,13 +36,15 @@ func run(path string, argv []string) int {
 	// The target's parent-death signal fires when the thread that forked it
 	// exits: keep the forking goroutine on its thread for the process's life.
 	runtime.LockOSThread()
+	if !isPipe(StatusFD) || !isPipe(ControlFD) {
+		fmt.Fprintf(os.Stderr, "run-mcp: %s is the supervisor run-mcp starts for each server, with its pipes on fds %d and %d; "+
+			"it is not a command. Run the server with `run-mcp call ... -- <command>` instead.\n", Arg, StatusFD, ControlFD)
+		return 64
+	}
 	syscall.CloseOnExec(StatusFD) // the target must not hold run-mcp's pipes
 	syscall.CloseOnExec(ControlFD)
 	status := os.NewFile(StatusFD, "status")
 	control := os.NewFile(ControlFD, "control")
-	if status == nil || control == nil {
-		return 2
-	}
 	// Orphans below us reparent to us rather than to init, so that we can
 	// reap them and, at the end, kill them. Without it (a kernel before 3.4)
 	// the process group is still killed.
@@ -72,6 +74,13 @@ func run(path string, argv []string) int {
 	go s.obey(control, stop)
 	s.reapUntilAlone()
 	return 0
+}
+
+// isPipe tells whether fd is open on a pipe, as run-mcp's are. (Run by hand,
+// fds 3 and 4 may well be open: Go's runtime keeps cgroup files there.)
+func isPipe(fd int) bool {
+	var st syscall.Stat_t
+	return syscall.Fstat(fd, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFIFO
 }
 
 // detachStdio points the supervisor's own fds 0-2 at /dev/null: the target's
