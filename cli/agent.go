@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -12,10 +11,10 @@ import (
 	"github.com/run-mcp/run-mcp/mcpfront"
 )
 
-// serveAgent runs the agent MCP server on the process's stdio. SIGINT and
-// SIGTERM stop every target and exit 0, as a closed stdin does.
+// serveAgent runs the agent MCP server on the process's stdio. SIGINT, SIGTERM
+// and SIGHUP stop every target and exit 0, as a closed stdin does.
 func serveAgent(cmd *cobra.Command, opts AgentOptions) error {
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(cmd.Context(), stopSignals()...)
 	defer stop()
 	if st, err := os.Stdin.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 		// A person typed run-mcp at a terminal: say what is waiting for them.

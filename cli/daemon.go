@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -45,7 +44,7 @@ func newSessionDaemonCmd(version string) *cobra.Command {
 	return &cobra.Command{Use: session.DaemonCommand, Hidden: true, Args: cobra.NoArgs,
 		Short: "The background process of a --session (started by run-mcp itself)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signal.NotifyContext(cmd.Context(), stopSignals()...)
 			defer stop()
 			return session.RunDaemon(ctx, version, sessionHandler(), os.Stdin, os.NewFile(3, "status"), os.Stderr)
 		}}

@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -39,10 +37,10 @@ func (s streams) printJSON(v any) error {
 	return nil
 }
 
-// oneShot spawns the target, runs fn against it and stops it. SIGINT and
-// SIGTERM stop the target too before run-mcp exits.
+// oneShot spawns the target, runs fn against it and stops it. SIGINT, SIGTERM
+// and SIGHUP stop the target too before run-mcp exits.
 func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion string, fn func(context.Context, *actors.Conn, actors.Info) error) error {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, stopSignals()...)
 	defer stop()
 	reg := actors.NewRegistry(actors.Options{Host: actors.Headless{}, MaxConnections: 1, Words: cliWords,
 		ClientInfo: mcp.Implementation{Name: "run-mcp", Version: clientVersion}})

@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"os"
 	"os/signal"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -62,7 +60,7 @@ func newStderrCmd(g *globals, version string) *cobra.Command {
 }
 
 func startupStderr(ctx context.Context, io streams, cfg actors.Config, version string, count int) error {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, stopSignals()...)
 	defer stop()
 	reg := actors.NewRegistry(actors.Options{MaxConnections: 1, ClientInfo: mcp.Implementation{Name: "run-mcp", Version: version}})
 	defer reg.Close()

@@ -2,9 +2,7 @@ package cli
 
 import (
 	"context"
-	"os"
 	"os/signal"
-	"syscall"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/spf13/cobra"
@@ -44,7 +42,7 @@ func newValidateCmd(g *globals, version string) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+		ctx, stop := signal.NotifyContext(cmd.Context(), stopSignals()...)
 		defer stop()
 		return printReport(io, validate.Run(ctx, cfg, actors.Options{ClientInfo: mcp.Implementation{Name: "run-mcp", Version: version}, Words: cliWords}), deep, asJSON)
 	}

@@ -51,7 +51,10 @@ func SignalName(s syscall.Signal) string {
 		syscall.SIGHUP: "SIGHUP", syscall.SIGILL: "SIGILL", syscall.SIGINT: "SIGINT",
 		syscall.SIGKILL: "SIGKILL", syscall.SIGPIPE: "SIGPIPE", syscall.SIGQUIT: "SIGQUIT",
 		syscall.SIGSEGV: "SIGSEGV", syscall.SIGTERM: "SIGTERM", syscall.SIGTRAP: "SIGTRAP",
-		syscall.SIGUSR1: "SIGUSR1", syscall.SIGUSR2: "SIGUSR2", syscall.SIGALRM: "SIGALRM",
+		syscall.SIGALRM: "SIGALRM",
+	}
+	for sig, name := range platformSignalNames() {
+		names[sig] = name
 	}
 	if n, ok := names[s]; ok {
 		return n

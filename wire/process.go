@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -60,7 +59,7 @@ type Process struct {
 	Spec      Spec
 	StartedAt time.Time
 
-	cmd     *exec.Cmd
+	child   child
 	stdin   *os.File
 	stdout  *os.File
 	stderrR *os.File
@@ -87,13 +86,7 @@ func Start(spawner *Spawner, spec Spec) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(path, spec.Args...)
-	cmd.Dir = spec.Dir
-	cmd.Env = BuildEnv(spec.Env)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = childIn, childOut, childErr
-	cmd.SysProcAttr = sysProcAttr()
-	p.cmd = cmd
-	err = spawner.Start(cmd)
+	p.child, err = startChild(spawner, path, spec, [3]*os.File{childIn, childOut, childErr})
 	closeAll(childIn, childOut, childErr) // the child has its own copies now
 	if err != nil {
 		closeAll(p.stdin, p.stdout, p.stderrR)
@@ -159,7 +152,7 @@ func closeAll(files ...*os.File) {
 }
 
 // Pid is the target's process id.
-func (p *Process) Pid() int { return p.cmd.Process.Pid }
+func (p *Process) Pid() int { return p.child.pid() }
 
 // Stdin is the write end of the target's stdin (supports write deadlines).
 func (p *Process) Stdin() *os.File { return p.stdin }
@@ -231,19 +224,18 @@ func readCapped(br *bufio.Reader, limit int) (string, error) {
 }
 
 func (p *Process) wait() {
-	err := p.cmd.Wait()
+	e := p.child.wait()
 	p.mu.Lock()
-	var e Exit
-	if p.cmd.ProcessState != nil {
-		e = exitFromState(p.cmd.ProcessState, p.stoppedByUs)
-	} else {
-		e = Exit{Code: -1, Signal: fmt.Sprint(err), StoppedByUs: p.stoppedByUs}
-	}
+	e.StoppedByUs = p.stoppedByUs
 	p.exit = &e
 	p.mu.Unlock()
 	close(p.exited)
-	// A grandchild may still hold the pipes; give the drain a moment to read
-	// the last words, then cut it loose so no goroutine waits forever.
+	// Nothing the server started outlives it: once it is gone, so is the
+	// rest, and the pipes they held reach end of file.
+	p.child.release()
+	// A process the kernel would not kill may still hold the pipes; give the
+	// drain a moment to read the last words, then cut it loose so no
+	// goroutine waits forever.
 	select {
 	case <-p.drained:
 	case <-time.After(drainGrace):
@@ -256,7 +248,8 @@ func (p *Process) wait() {
 }
 
 // Stop ends the process: close stdin, a short grace, SIGTERM to the process
-// group, then SIGKILL. It returns once the process is reaped and drained.
+// group, then SIGKILL to everything it started. It returns once the process
+// is reaped and drained, and what it started is gone.
 func (p *Process) Stop() Exit {
 	p.stopOnce.Do(func() {
 		p.mu.Lock()
@@ -266,24 +259,15 @@ func (p *Process) Stop() Exit {
 		p.mu.Unlock()
 		_ = p.stdin.Close()
 		if !waitFor(p.exited, stdinGrace) {
-			p.signalGroup(syscall.SIGTERM)
+			p.child.terminate()
 			if !waitFor(p.exited, termGrace) {
-				p.signalGroup(syscall.SIGKILL)
+				p.child.killAll()
 			}
 		}
 		<-p.done
-		// Leftover members of the group (a grandchild that ignored SIGTERM)
-		// must not outlive the server run-mcp started.
-		p.signalGroup(syscall.SIGKILL)
 	})
 	e, _ := p.Exit()
 	return e
-}
-
-func (p *Process) signalGroup(sig syscall.Signal) {
-	if err := syscall.Kill(-p.cmd.Process.Pid, sig); err != nil {
-		_ = p.cmd.Process.Signal(sig)
-	}
 }
 
 func waitFor(ch <-chan struct{}, d time.Duration) bool {

@@ -265,6 +265,15 @@ func children(pid int) []int {
 	return out
 }
 
+// descendants lists pid's children, their children, and so on.
+func descendants(pid int) []int {
+	var out []int
+	for _, kid := range children(pid) {
+		out = append(append(out, kid), descendants(kid)...)
+	}
+	return out
+}
+
 func requireProc(t *testing.T) {
 	t.Helper()
 	if _, err := os.Stat("/proc/self/task"); err != nil {

@@ -50,9 +50,10 @@ func startAndKill9(t *testing.T, args ...string) int {
 		_ = c.Wait()
 		t.Fatal("run-mcp never connected")
 	}
-	// The target is run-mcp's child, found the way ps would.
-	if kids := children(c.Process.Pid); !slices.Contains(kids, pid) {
-		t.Errorf("target pid %d is not among run-mcp's children %v", pid, kids)
+	// The target is run-mcp's descendant (on Linux the child of its
+	// supervisor), found the way ps would.
+	if kids := descendants(c.Process.Pid); !slices.Contains(kids, pid) {
+		t.Errorf("target pid %d is not among run-mcp's descendants %v", pid, kids)
 	}
 	if dead(pid) {
 		t.Fatalf("the target %d is already dead before the kill", pid)
