@@ -66,6 +66,9 @@ type Conn struct {
 	quit    chan struct{}
 	stopped chan struct{}
 	notes   *noteLog
+	// stderr is the one ring every process of this connection writes into,
+	// so positions continue across reconnects.
+	stderr *wire.Ring
 	// lifecycle serialises connect, reconnect and disconnect, which do their
 	// slow I/O off the mailbox.
 	lifecycle sync.Mutex
@@ -103,7 +106,7 @@ type connState struct {
 
 func newConn(name string, env *engine) *Conn {
 	c := &Conn{name: name, env: env, mailbox: make(chan func(*connState), 64),
-		quit: make(chan struct{}), stopped: make(chan struct{}), notes: newNoteLog()}
+		quit: make(chan struct{}), stopped: make(chan struct{}), notes: newNoteLog(), stderr: wire.NewRing()}
 	c.phase.Store(PhaseConnecting)
 	go c.loop()
 	return c

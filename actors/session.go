@@ -84,7 +84,7 @@ func (s *session) info(name string) Info {
 // started is stopped and the error carries the evidence.
 func (c *Conn) open(ctx context.Context, cfg Config, handler transport.RequestHandler) (*session, error) {
 	s := &session{cfg: cfg, evidence: &wire.Evidence{}, stopped: make(chan struct{})}
-	if err := s.startTransport(c.env.spawner); err != nil {
+	if err := s.startTransport(c.env.spawner, c.stderr); err != nil {
 		return nil, err
 	}
 	hctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -141,7 +141,7 @@ func advertised() mcp.ClientCapabilities {
 	return caps
 }
 
-func (s *session) startTransport(spawner *wire.Spawner) error {
+func (s *session) startTransport(spawner *wire.Spawner, ring *wire.Ring) error {
 	if s.cfg.IsHTTP() {
 		opts := []transport.StreamableHTTPCOption{}
 		if len(s.cfg.Headers) > 0 {
@@ -155,7 +155,7 @@ func (s *session) startTransport(spawner *wire.Spawner) error {
 		s.tr = tr
 		return nil
 	}
-	proc, err := wire.Start(spawner, s.cfg.Spec)
+	proc, err := wire.StartInto(spawner, s.cfg.Spec, ring)
 	if err != nil {
 		var nf *wire.CommandNotFoundError
 		return &ConnectError{Reason: err.Error(), Err: err, NotFound: errors.As(err, &nf),
@@ -237,8 +237,8 @@ func (s *session) closing() bool {
 }
 
 // report is the evidence of this session's process; stderrSince limits the
-// stderr to what came after a cursor (0: the whole ring, last lines first
-// cut to failureStderrLines).
+// stderr to what came after a cursor (0: all this process wrote, cut to its
+// first and last failureStderrLines/2; never an earlier process's lines).
 func (s *session) report(stderrSince int) ProcessReport {
 	r := ProcessReport{Command: s.cfg.Target()}
 	if s.proc == nil {
@@ -248,7 +248,7 @@ func (s *session) report(stderrSince int) ProcessReport {
 	if e, ok := s.proc.Exit(); ok {
 		r.Exit, r.ExitRaw = e.Sentence(), &e
 	}
-	ex := s.proc.Stderr().Since(stderrSince).Trim(failureStderrLines/2, failureStderrLines/2)
+	ex := s.proc.Stderr().Since(max(stderrSince, s.proc.StderrBase())).Trim(failureStderrLines/2, failureStderrLines/2)
 	r.Stderr = ex.Render(true)
 	r.Noise = s.evidence.Snapshot().Noise
 	return r
