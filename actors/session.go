@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -155,6 +157,10 @@ func (s *session) startTransport(spawner *wire.Spawner, ring *wire.Ring) error {
 		s.tr = tr
 		return nil
 	}
+	if err := checkDir(s.cfg.Spec.Dir); err != nil {
+		return &ConnectError{Reason: err.Error(), Err: err,
+			Report: ProcessReport{Command: s.cfg.Spec.CommandLine(), NoProcess: true}}
+	}
 	proc, err := wire.StartInto(spawner, s.cfg.Spec, ring)
 	if err != nil {
 		var nf *wire.CommandNotFoundError
@@ -187,6 +193,25 @@ func (c *Conn) handshakeFailed(ctx context.Context, s *session, hsCtx context.Co
 	return ce
 }
 
+// checkDir names a working directory that cannot be one; without it the
+// spawn fails as "fork/exec /usr/bin/node: no such file or directory", which
+// blames the command.
+func checkDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	info, err := os.Stat(dir)
+	switch {
+	case err != nil && errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("the working directory %s does not exist (cwd); nothing was started. Pass an existing directory as cwd, or leave cwd out to use run-mcp's", dir)
+	case err != nil:
+		return fmt.Errorf("the working directory %s cannot be used (cwd): %w; nothing was started", dir, err)
+	case !info.IsDir():
+		return fmt.Errorf("the working directory %s is not a directory (cwd); nothing was started. Pass the directory that holds the server", dir)
+	}
+	return nil
+}
+
 // reasonOf gives the short reason of a failure: "Connection closed" when the
 // server went away, else the error's own text.
 func reasonOf(err error) string {
@@ -209,6 +234,9 @@ func (c *Conn) failOpen(s *session, reason string, err error) *ConnectError {
 		select {
 		case <-s.proc.Done():
 		case <-time.After(lateStderr):
+		}
+		if !diedByItself(s.proc) && !tooLarge(s.wt.Err()) {
+			ce.Reason = stdoutClosed(s.proc.Pid()) + " (" + reason + "); run-mcp stopped it"
 		}
 	}
 	s.stop()

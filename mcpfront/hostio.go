@@ -35,7 +35,11 @@ type hostIO struct {
 	session *hostSession
 	logf    func(string, ...any)
 	tools   []string // run-mcp's own tool names, sorted, for UNKNOWN_TOOL
-	wg      sync.WaitGroup
+	// expect announces a connect_to_mcp in reading order, before its
+	// handler runs concurrently, so a call read after it waits for it;
+	// the returned func is called when the handler has returned.
+	expect func(name string) (done func())
+	wg     sync.WaitGroup
 	// mu guards closed, so no request starts once serve is waiting for the
 	// ones in flight.
 	mu     sync.Mutex
@@ -143,14 +147,24 @@ func (h *hostIO) dispatch(ctx context.Context, msg []byte) {
 			h.write(resp)
 		}
 	default:
-		if env.Method == string(mcp.MethodToolsCall) && h.unknownTool(env.ID, msg) {
-			return
-		}
-		if !h.start() {
+		done := func() {}
+		if env.Method == string(mcp.MethodToolsCall) {
+			tool, connName, ok := parseToolCall(msg)
+			if ok && h.unknownTool(env.ID, tool) {
+				return
+			}
+			if !h.start() {
+				return
+			}
+			if tool == "connect_to_mcp" && h.expect != nil {
+				done = h.expect(connName)
+			}
+		} else if !h.start() {
 			return
 		}
 		go func() {
 			defer h.wg.Done()
+			defer done()
 			if resp := h.srv.HandleMessage(ctx, msg); resp != nil {
 				h.write(resp)
 			}
@@ -158,19 +172,34 @@ func (h *hostIO) dispatch(ctx context.Context, msg []byte) {
 	}
 }
 
-// unknownTool answers a call of a tool run-mcp does not have with
-// UNKNOWN_TOOL, a "did you mean" and the list of names.
-func (h *hostIO) unknownTool(id json.RawMessage, msg []byte) bool {
+// parseToolCall reads what routing needs of a tools/call: the tool, and the
+// name a connect_to_mcp gives its connection. ok is false when the message
+// does not even have that shape; its handler then reports it.
+func parseToolCall(msg []byte) (tool, connName string, ok bool) {
 	var call struct {
 		Params struct {
-			Name string `json:"name"`
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
 		} `json:"params"`
 	}
-	if json.Unmarshal(msg, &call) != nil || slices.Contains(h.tools, call.Params.Name) {
+	if json.Unmarshal(msg, &call) != nil {
+		return "", "", false
+	}
+	var args struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(call.Params.Arguments, &args) // another shape: the handler reports it
+	return call.Params.Name, args.Name, true
+}
+
+// unknownTool answers a call of a tool run-mcp does not have with
+// UNKNOWN_TOOL, a "did you mean" and the list of names.
+func (h *hostIO) unknownTool(id json.RawMessage, name string) bool {
+	if slices.Contains(h.tools, name) {
 		return false
 	}
-	text := fmt.Sprintf("UNKNOWN_TOOL: run-mcp has no tool %q.", call.Params.Name)
-	if s := didyoumean.Closest(call.Params.Name, h.tools); s != "" {
+	text := fmt.Sprintf("UNKNOWN_TOOL: run-mcp has no tool %q.", name)
+	if s := didyoumean.Closest(name, h.tools); s != "" {
 		text += fmt.Sprintf(" Did you mean %q?", s)
 	}
 	text += " Its tools: " + strings.Join(h.tools, ", ")
