@@ -81,11 +81,11 @@ func (c *Conn) Call(ctx context.Context, req CallRequest) (*Outcome, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var call *callState
-	budget, asked := req.Timeout, time.Now()
-	s, err := c.withLive(ctx, req.Timeout, func(st *connState) {
-		if budget > 0 {
+	budget := req.Timeout
+	s, err := c.withLive(ctx, req.Timeout, func(st *connState, waited time.Duration) {
+		if budget > 0 && waited > 0 {
 			// A wait for a connect in progress came out of the budget.
-			budget = max(budget-time.Since(asked), time.Millisecond)
+			budget = max(budget-waited, time.Millisecond)
 		}
 		st.callSeq++
 		call = &callState{id: st.callSeq, started: time.Now(), budget: budget, cancel: cancel,

@@ -19,7 +19,7 @@ func tooLarge(err error) bool {
 func tooLargeReason(err error) string {
 	var tl *wire.TooLargeError
 	errors.As(err, &tl)
-	return fmt.Sprintf("%s: run-mcp closed the connection: %s. The server process was stopped with it; reconnect_to_mcp starts it again",
+	return fmt.Sprintf("%s: %s. The server process was stopped with it; reconnect_to_mcp starts it again",
 		CodeMessageTooLarge, tl.Error())
 }
 

@@ -119,11 +119,12 @@ func (c *Conn) live(ctx context.Context) (*session, error) {
 }
 
 // withLive finds the live session and, on the actor, runs then with it (to
-// register a call in the same step); not live is NO_CONNECTION saying why.
+// register a call in the same step, told how long it waited); not live is NO_CONNECTION saying why.
 // While the connection is connecting or reconnecting it waits for the
 // outcome, within ctx and within budget (0: ctx alone): a request sent together with its connect is answered, and one
 // the client cancels while it waits never runs.
-func (c *Conn) withLive(ctx context.Context, budget time.Duration, then func(*connState)) (*session, error) {
+func (c *Conn) withLive(ctx context.Context, budget time.Duration, then func(st *connState, waited time.Duration)) (*session, error) {
+	var waitStart time.Time // zero until the request first waits
 	var expired <-chan time.Time
 	if budget > 0 {
 		t := time.NewTimer(budget)
@@ -147,7 +148,11 @@ func (c *Conn) withLive(ctx context.Context, budget time.Duration, then func(*co
 			s = st.sess
 			st.lastUsed = time.Now()
 			if then != nil {
-				then(st)
+				var waited time.Duration
+				if !waitStart.IsZero() {
+					waited = time.Since(waitStart)
+				}
+				then(st, waited)
 			}
 		})
 		if err == nil {
@@ -155,6 +160,9 @@ func (c *Conn) withLive(ctx context.Context, budget time.Duration, then func(*co
 		}
 		if err != nil || wait == nil {
 			return s, err
+		}
+		if waitStart.IsZero() {
+			waitStart = time.Now()
 		}
 		select {
 		case <-wait:

@@ -198,6 +198,10 @@ func (r *Registry) Resolve(name string, needLive bool) (*Conn, error) {
 	return nil, coded(CodeNoConnection, "no connection is live; %s. Pass connection to read one, reconnect_to_mcp to restart one, or connect_to_mcp.", r.describeAll())
 }
 
+// anyName is the expectation of a reconnect that names no connection: it
+// may restart whichever is open, so every request waits for it.
+const anyName = "\x00any"
+
 // Expect announces a connect under name that is on its way (its request has
 // been read, its handler has not run yet); done must be called once it has
 // finished. Until then ResolveWait waits for it, so a call a client sends
@@ -206,6 +210,20 @@ func (r *Registry) Expect(name string) (done func()) {
 	if name == "" {
 		name = DefaultName
 	}
+	return r.expect(name)
+}
+
+// ExpectReconnect is Expect for a reconnect of name ("": of whichever
+// connection it resolves to): a call sent with it runs on the new process
+// instead of being interrupted by it.
+func (r *Registry) ExpectReconnect(name string) (done func()) {
+	if name == "" {
+		name = anyName
+	}
+	return r.expect(name)
+}
+
+func (r *Registry) expect(name string) (done func()) {
 	r.mu.Lock()
 	r.expected[name]++
 	r.mu.Unlock()
@@ -230,7 +248,7 @@ func (r *Registry) ResolveWait(ctx context.Context, name string, needLive bool) 
 		r.mu.Lock()
 		pending := len(r.expected) > 0
 		if name != "" {
-			pending = r.expected[name] > 0
+			pending = r.expected[name] > 0 || r.expected[anyName] > 0
 		}
 		changed := r.expectDone
 		r.mu.Unlock()
