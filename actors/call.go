@@ -89,9 +89,14 @@ func (c *Conn) Call(ctx context.Context, req CallRequest) (*Outcome, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var call *callState
-	s, err := c.withLive(ctx, func(st *connState) {
+	budget := callBudget(req.Timeout)
+	s, err := c.withLive(ctx, req.Timeout, func(st *connState, waited time.Duration) {
+		if budget > 0 && waited > 0 {
+			// A wait for a connect in progress came out of the budget.
+			budget = max(budget-waited, time.Millisecond)
+		}
 		st.callSeq++
-		call = &callState{id: st.callSeq, method: methodOf(req.Kind), started: time.Now(), budget: callBudget(req.Timeout), cancel: cancel,
+		call = &callState{id: st.callSeq, method: methodOf(req.Kind), started: time.Now(), budget: budget, cancel: cancel,
 			token: "run-mcp-" + c.name + "-" + strconv.Itoa(st.callSeq)}
 		call.process = st.sess.proc != nil
 		st.calls[call.id] = call
@@ -203,6 +208,9 @@ func (c *Conn) callFailed(ctx context.Context, s *session, err error, stderrMark
 	}
 	var closed *wire.ClosedError
 	if errors.As(err, &closed) || errors.Is(err, transport.ErrTransportClosed) {
+		if tooLarge(err) {
+			return &CallError{Reason: tooLargeReason(err), Err: err}
+		}
 		if s.proc != nil && s.closing() {
 			select {
 			case <-s.proc.Done():
@@ -210,6 +218,10 @@ func (c *Conn) callFailed(ctx context.Context, s *session, err error, stderrMark
 			}
 		}
 		r := s.report(0)
+		if s.proc != nil && s.wt != nil && s.wt.Err() != nil && !diedByItself(s.proc) {
+			return &CallError{Reason: "During the call " + stdoutClosed(s.proc.Pid()) + ": run-mcp can no longer reach it and stops it. " +
+				"Something in the server closed or redirected its stdout (the protocol channel)", Report: &r, Err: err}
+		}
 		return &CallError{Reason: "The server died during the call: " + reasonOf(err), Report: &r, Err: err}
 	}
 	return err

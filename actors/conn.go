@@ -26,6 +26,7 @@ const (
 	PhaseDead         Phase = "dead"         // the server exited or the channel closed by itself
 	PhaseDisconnected Phase = "disconnected" // run-mcp stopped it on request
 	PhaseFailed       Phase = "failed"       // the last connect attempt failed
+	PhaseClosed       Phase = "closed"       // run-mcp closed it: the server sent a message over the cap
 )
 
 // Config says how to reach a target and how to treat it. Zero values mean
@@ -70,6 +71,9 @@ type Conn struct {
 	quit    chan struct{}
 	stopped chan struct{}
 	notes   *noteLog
+	// stderr is the one ring every process of this connection writes into,
+	// so positions continue across reconnects.
+	stderr *wire.Ring
 	// lifecycle serialises connect, reconnect and disconnect, which do their
 	// slow I/O off the mailbox.
 	lifecycle sync.Mutex
@@ -103,6 +107,7 @@ type connState struct {
 	cfg         Config
 	phase       Phase
 	why         string // why the connection is not live, for NO_CONNECTION
+	ended       string // how a life that ended by itself ended, for status
 	sess        *session
 	lastFailure *ConnectError
 	listing     snapshot.Listing
@@ -113,11 +118,15 @@ type connState struct {
 	lastUsed    time.Time
 	connects    int
 	sinceDown   time.Time
+	// waiters are the requests waiting for a connect or reconnect in
+	// progress to finish; each channel is closed once the phase is no
+	// longer connecting.
+	waiters []chan struct{}
 }
 
 func newConn(name string, env *engine) *Conn {
 	c := &Conn{name: name, env: env, mailbox: make(chan func(*connState), 64),
-		quit: make(chan struct{}), stopped: make(chan struct{}), notes: newNoteLog()}
+		quit: make(chan struct{}), stopped: make(chan struct{}), notes: newNoteLog(), stderr: wire.NewRing()}
 	c.phase.Store(PhaseConnecting)
 	go c.loop()
 	return c
@@ -158,6 +167,12 @@ func (c *Conn) run(st *connState, op func(*connState)) {
 	c.noticeDeath(st)
 	op(st)
 	c.phase.Store(st.phase)
+	if st.phase != PhaseConnecting && len(st.waiters) > 0 {
+		for _, w := range st.waiters {
+			close(w)
+		}
+		st.waiters = nil
+	}
 }
 
 // Phase is the connection's phase as of its last operation.

@@ -17,6 +17,8 @@ const (
 	CodeCancelled          = "CANCELLED"
 	CodeInvalidArgument    = "INVALID_ARGUMENT"
 	CodeUnknownTool        = "UNKNOWN_TOOL"
+	CodeAlreadyConnected   = "ALREADY_CONNECTED"
+	CodeMessageTooLarge    = "MESSAGE_TOO_LARGE"
 )
 
 // CodedError is an error whose text starts with a stable code.

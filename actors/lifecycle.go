@@ -10,15 +10,15 @@ import (
 	"github.com/run-mcp/run-mcp/internal/snapshot"
 )
 
-// connect starts the target described by cfg, replacing a life the Conn
-// already has. The handshake runs off the mailbox (it can take seconds).
-func (c *Conn) connect(ctx context.Context, cfg Config) (Info, error) {
-	r, err := c.replace(ctx, func(old *Config) { *old = cfg }, false)
-	return r.Info, err
+// connect starts the target described by cfg in place of an ended life (a
+// record); a live connection is refused, never silently replaced. The
+// handshake runs off the mailbox (it can take seconds).
+func (c *Conn) connect(ctx context.Context, cfg Config) (Reconnected, error) {
+	return c.replace(ctx, func(old *Config) { *old = cfg }, false)
 }
 
 func (c *Conn) connectLocked(ctx context.Context, cfg Config) (Info, error) {
-	if err := c.do(ctx, func(st *connState) { st.phase, st.cfg = PhaseConnecting, cfg }); err != nil {
+	if err := c.do(context.WithoutCancel(ctx), func(st *connState) { st.phase, st.cfg = PhaseConnecting, cfg }); err != nil {
 		return Info{}, err
 	}
 	s, err := c.open(ctx, cfg, c.handleTargetRequest)
@@ -98,8 +98,9 @@ func (c *Conn) watch(s *session) {
 	case <-gone:
 	case <-closed:
 		// stdout closed first: a crashing server is usually a moment from
-		// being reaped; wait for it so its exit is reported as its own.
-		if gone != nil {
+		// being reaped; wait for it so its exit is reported as its own. A
+		// message over the cap is run-mcp's own doing: no wait.
+		if gone != nil && !tooLarge(s.wt.Err()) {
 			select {
 			case <-gone:
 			case <-time.After(lateStderr):
@@ -119,15 +120,8 @@ func (c *Conn) markDead(st *connState, s *session) {
 	if st.sess != s || st.phase != PhaseLive {
 		return
 	}
-	st.phase, st.sinceDown = PhaseDead, time.Now()
-	st.why = "the server is not running"
-	if s.proc != nil {
-		if e, ok := s.proc.Exit(); ok {
-			st.why = "the server died: " + e.Sentence()
-		} else if err := s.wt.Err(); err != nil {
-			st.why = "the connection to the server closed: " + err.Error()
-		}
-	}
+	st.sinceDown = time.Now()
+	st.phase, st.why, st.ended = s.ending()
 	// The process record (stderr, exit) stays readable; stopping makes
 	// sure the group and our goroutines are gone.
 	go s.stop()
@@ -144,7 +138,8 @@ func (c *Conn) noticeDeath(st *connState) {
 	if st.phase != PhaseLive || s == nil {
 		return
 	}
-	if s.proc != nil && isClosed(s.proc.Exited()) || s.proc == nil && s.wt != nil && isClosed(s.wt.Done()) {
+	if s.proc != nil && isClosed(s.proc.Exited()) || s.proc == nil && s.wt != nil && isClosed(s.wt.Done()) ||
+		s.wt != nil && tooLarge(s.wt.Err()) {
 		c.markDead(st, s)
 	}
 }
@@ -163,7 +158,9 @@ type Reconnected struct {
 	Info     Info
 	Before   snapshot.Listing
 	HadPrior bool // a listing from an earlier life exists to diff against
-	Stopped  string
+	// Stopped is "stopped PID N" when a live process was stopped to make
+	// room for the new one; empty when none was running.
+	Stopped string
 }
 
 // reconnect stops the current life (failing calls in flight with a message
@@ -172,39 +169,70 @@ func (c *Conn) reconnect(ctx context.Context, override func(*Config)) (Reconnect
 	return c.replace(ctx, override, true)
 }
 
-func (c *Conn) replace(ctx context.Context, override func(*Config), listing bool) (Reconnected, error) {
+func (c *Conn) replace(ctx context.Context, override func(*Config), reconnect bool) (Reconnected, error) {
 	c.lifecycle.Lock()
 	defer c.lifecycle.Unlock()
 	var cfg Config
 	var old *session
 	var before snapshot.Listing
-	var hadPrior bool
+	var hadPrior, wasLive bool
+	var refused error
 	err := c.do(ctx, func(st *connState) {
-		cfg, old, before = st.cfg, st.sess, st.listing
+		if !reconnect && st.phase == PhaseLive && st.sess != nil {
+			refused = c.alreadyConnected(st.sess)
+			return
+		}
+		cfg, old, before, wasLive = st.cfg, st.sess, st.listing, st.phase == PhaseLive
 		hadPrior = st.connects > 0 && (st.listing.Has.Tools || st.listing.Has.Resources || st.listing.Has.Prompts)
 		for _, call := range st.calls {
 			call.cancel(&InterruptedError{After: time.Since(call.started)})
 		}
-		st.phase, st.why = PhaseConnecting, "it is reconnecting"
+		st.phase, st.why = PhaseConnecting, "it is connecting"
 	})
 	if err != nil {
+		// Cancelled before the actor took it up: nothing changed, but a
+		// fresh record must not stay "connecting" with no connect running.
+		_ = c.do(context.WithoutCancel(ctx), func(st *connState) {
+			if st.phase == PhaseConnecting {
+				st.phase, st.why = PhaseFailed, "the connect was cancelled before it started"
+			}
+		})
 		return Reconnected{}, err
+	}
+	if refused != nil {
+		return Reconnected{}, refused
 	}
 	var stopped string
 	if old != nil {
 		old.stop()
-		if old.proc != nil {
+		if old.proc != nil && wasLive {
 			stopped = fmt.Sprintf("stopped PID %d", old.proc.Pid())
 		}
 	}
 	if override != nil {
 		override(&cfg)
 	}
-	if listing {
+	if reconnect {
 		cfg.Listing = true
 	}
 	info, err := c.connectLocked(ctx, cfg)
 	return Reconnected{Info: info, Before: before, HadPrior: hadPrior, Stopped: stopped}, err
+}
+
+// alreadyConnected is the refusal of a connect under the name of a live
+// connection, in 3.0's words, with the two ways to replace it.
+func (c *Conn) alreadyConnected(s *session) error {
+	pid := ""
+	if s.proc != nil {
+		pid = fmt.Sprintf(" (PID: %d)", s.proc.Pid())
+	}
+	hint := ""
+	if c.name != DefaultName {
+		hint = " connection=" + c.name
+	}
+	return coded(CodeAlreadyConnected, "Already connected to an MCP server%s under the name %q: %s. Nothing was changed. "+
+		"To restart it (after editing it), call reconnect_to_mcp%s; to run a different command under this name, call disconnect_from_mcp%s first, then connect_to_mcp; "+
+		"to run both, give connect_to_mcp another name.", pid, c.name, s.cfg.Target(), hint, hint)
 }
 
 // Disconnected is what a disconnect reports.

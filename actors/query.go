@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -30,6 +31,9 @@ type Status struct {
 	Connects    int                   `json:"connects"`
 	// Report is how a dead server ended, with its last stderr lines.
 	Report *ProcessReport `json:"-"`
+	// Ended heads the report: "The server died.", or what happened instead
+	// (run-mcp closed the connection, the server closed its stdout).
+	Ended string `json:"-"`
 }
 
 // Status reports on the connection without waiting for any call.
@@ -55,9 +59,9 @@ func (c *Conn) Status(ctx context.Context) (Status, error) {
 				}
 			}
 			s.Evidence = sess.evidence.Snapshot()
-			if st.phase == PhaseDead {
+			if st.phase == PhaseDead || st.phase == PhaseClosed {
 				r := sess.report(0)
-				s.Report = &r
+				s.Report, s.Ended = &r, st.ended
 			}
 		}
 		if r := st.ring(); r != nil {
@@ -111,29 +115,66 @@ func (c *Conn) Notifications(count int, method string, clear bool) ([]Note, int)
 
 // live returns the live session or the NO_CONNECTION error that says why not.
 func (c *Conn) live(ctx context.Context) (*session, error) {
-	return c.withLive(ctx, nil)
+	return c.withLive(ctx, 0, nil)
 }
 
 // withLive finds the live session and, on the actor, runs then with it (to
-// register a call in the same step); not live is NO_CONNECTION saying why.
-func (c *Conn) withLive(ctx context.Context, then func(*connState)) (*session, error) {
-	var s *session
-	var notLive error
-	err := c.do(ctx, func(st *connState) {
-		if st.phase != PhaseLive || st.sess == nil {
-			notLive = c.notLiveError(st)
-			return
-		}
-		s = st.sess
-		st.lastUsed = time.Now()
-		if then != nil {
-			then(st)
-		}
-	})
-	if err == nil {
-		err = notLive
+// register a call in the same step, told how long it waited); not live is NO_CONNECTION saying why.
+// While the connection is connecting or reconnecting it waits for the
+// outcome, within ctx and within budget (0: ctx alone): a request sent together with its connect is answered, and one
+// the client cancels while it waits never runs.
+func (c *Conn) withLive(ctx context.Context, budget time.Duration, then func(st *connState, waited time.Duration)) (*session, error) {
+	var waitStart time.Time // zero until the request first waits
+	var expired <-chan time.Time
+	if budget > 0 {
+		t := time.NewTimer(budget)
+		defer t.Stop()
+		expired = t.C
 	}
-	return s, err
+	for {
+		var s *session
+		var notLive error
+		var wait chan struct{}
+		err := c.do(ctx, func(st *connState) {
+			if st.phase == PhaseConnecting {
+				wait = make(chan struct{})
+				st.waiters = append(st.waiters, wait)
+				return
+			}
+			if st.phase != PhaseLive || st.sess == nil {
+				notLive = c.notLiveError(st)
+				return
+			}
+			s = st.sess
+			st.lastUsed = time.Now()
+			if then != nil {
+				var waited time.Duration
+				if !waitStart.IsZero() {
+					waited = time.Since(waitStart)
+				}
+				then(st, waited)
+			}
+		})
+		if err == nil {
+			err = notLive
+		}
+		if err != nil || wait == nil {
+			return s, err
+		}
+		if waitStart.IsZero() {
+			waitStart = time.Now()
+		}
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, coded(CodeCancelled, "the request was cancelled while connection %q was still connecting; it never ran", c.name)
+		case <-expired:
+			return nil, &CallError{Reason: fmt.Sprintf("The call timed out after %s waiting for connection %q to finish connecting; it was never sent. "+
+				"mcp_server_status shows how the connect is going; raise timeout_ms (--timeout from a shell) if the server is slow to start", fmtDur(budget), c.name)}
+		case <-c.stopped:
+			return nil, coded(CodeNoConnection, "connection %q was closed while the request waited for it to connect", c.name)
+		}
+	}
 }
 
 // Listing lists what the server offers now, and keeps it as the cache used

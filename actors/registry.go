@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -52,6 +53,10 @@ type Registry struct {
 	stopIdle  chan struct{}
 	closeOnce sync.Once
 	idleDone  chan struct{}
+	// expected counts the connects announced by name (Expect) that have not
+	// finished; expectDone is closed and replaced whenever one finishes.
+	expected   map[string]int
+	expectDone chan struct{}
 }
 
 // NewRegistry starts a registry; Close it to stop every target.
@@ -71,7 +76,8 @@ func NewRegistry(opts Options) *Registry {
 	}
 	r := &Registry{env: &engine{spawner: wire.NewSpawner(), host: opts.Host, clientInfo: opts.ClientInfo, log: opts.Logger,
 		requestTimeout: opts.RequestTimeout, words: opts.Words},
-		max: opts.MaxConnections, conns: map[string]*Conn{}, idle: opts.IdleTimeout}
+		max: opts.MaxConnections, conns: map[string]*Conn{}, idle: opts.IdleTimeout,
+		expected: map[string]int{}, expectDone: make(chan struct{})}
 	if r.idle > 0 {
 		r.stopIdle, r.idleDone = make(chan struct{}), make(chan struct{})
 		go r.closeIdle()
@@ -107,14 +113,22 @@ func (r *Registry) closeIdle() {
 	}
 }
 
-// Connect opens (or replaces) the connection called name.
+// Connect opens the connection called name, or starts it afresh when only
+// its record is left; a live connection of that name is ALREADY_CONNECTED.
 func (r *Registry) Connect(ctx context.Context, name string, cfg Config) (Info, error) {
+	rc, err := r.ConnectReport(ctx, name, cfg)
+	return rc.Info, err
+}
+
+// ConnectReport is Connect that also reports what the record of an earlier
+// life listed (HadPrior), for the "Changes since last connection" lines.
+func (r *Registry) ConnectReport(ctx context.Context, name string, cfg Config) (Reconnected, error) {
 	if name == "" {
 		name = DefaultName
 	}
 	c, err := r.reserve(name)
 	if err != nil {
-		return Info{}, err
+		return Reconnected{}, err
 	}
 	return c.connect(ctx, cfg)
 }
@@ -173,8 +187,12 @@ func (r *Registry) Resolve(name string, needLive bool) (*Conn, error) {
 		r.last = open[0]
 		return r.conns[open[0]], nil
 	case len(open) > 1:
-		return nil, coded(CodeConnectionRequired, "%d connections are open: %s. Pass connection to choose one; the most recently used is %q.",
-			len(open), r.describe(open), r.last)
+		recent := ""
+		if slices.Contains(open, r.last) {
+			recent = fmt.Sprintf("; the most recently used is %q", r.last)
+		}
+		return nil, coded(CodeConnectionRequired, "%d connections are open: %s. Pass connection to choose one%s.",
+			len(open), r.describe(open), recent)
 	case !needLive && len(r.conns) == 1:
 		for n, c := range r.conns {
 			r.last = n
@@ -184,6 +202,71 @@ func (r *Registry) Resolve(name string, needLive bool) (*Conn, error) {
 		return nil, coded(CodeNoConnection, "no connection is open. Call connect_to_mcp first (or pass auto_connect to call_mcp_primitive).")
 	}
 	return nil, coded(CodeNoConnection, "no connection is live; %s. Pass connection to read one, reconnect_to_mcp to restart one, or connect_to_mcp.", r.describeAll())
+}
+
+// anyName is the expectation of a reconnect that names no connection: it
+// may restart whichever is open, so every request waits for it.
+const anyName = "\x00any"
+
+// Expect announces a connect under name that is on its way (its request has
+// been read, its handler has not run yet); done must be called once it has
+// finished. Until then ResolveWait waits for it, so a call a client sends
+// together with its connect finds the connection instead of racing it.
+func (r *Registry) Expect(name string) (done func()) {
+	if name == "" {
+		name = DefaultName
+	}
+	return r.expect(name)
+}
+
+// ExpectReconnect is Expect for a reconnect of name ("": of whichever
+// connection it resolves to): a call sent with it runs on the new process
+// instead of being interrupted by it.
+func (r *Registry) ExpectReconnect(name string) (done func()) {
+	if name == "" {
+		name = anyName
+	}
+	return r.expect(name)
+}
+
+func (r *Registry) expect(name string) (done func()) {
+	r.mu.Lock()
+	r.expected[name]++
+	r.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			r.mu.Lock()
+			if r.expected[name]--; r.expected[name] <= 0 {
+				delete(r.expected, name)
+			}
+			close(r.expectDone)
+			r.expectDone = make(chan struct{})
+			r.mu.Unlock()
+		})
+	}
+}
+
+// ResolveWait is Resolve after any announced connect of that name (of any
+// name, when none is given) has finished, within ctx.
+func (r *Registry) ResolveWait(ctx context.Context, name string, needLive bool) (*Conn, error) {
+	for {
+		r.mu.Lock()
+		pending := len(r.expected) > 0
+		if name != "" {
+			pending = r.expected[name] > 0 || r.expected[anyName] > 0
+		}
+		changed := r.expectDone
+		r.mu.Unlock()
+		if !pending {
+			return r.Resolve(name, needLive)
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, coded(CodeCancelled, "the request was cancelled while it waited for a connect in progress; it never ran")
+		}
+	}
 }
 
 func (r *Registry) describe(names []string) string {
@@ -206,10 +289,14 @@ func (r *Registry) describeAll() string {
 	return "connections: " + r.describe(names)
 }
 
-// LastUsed names the most recently used connection.
+// LastUsed names the most recently used connection that still has a
+// record ("" when there is none), so it is always one Conns lists.
 func (r *Registry) LastUsed() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if _, ok := r.conns[r.last]; !ok {
+		return ""
+	}
 	return r.last
 }
 
@@ -233,6 +320,16 @@ func (r *Registry) Reconnect(ctx context.Context, name string, override func(*Co
 		return Reconnected{}, err
 	}
 	return c.reconnect(ctx, override)
+}
+
+// DisconnectAfter stops the named connection after a call that asked for it
+// (disconnect_after); status and notes say that is why it is closed.
+func (r *Registry) DisconnectAfter(ctx context.Context, name string) (Disconnected, error) {
+	c, err := r.Resolve(name, false)
+	if err != nil {
+		return Disconnected{}, err
+	}
+	return c.disconnect(ctx, "it was closed by disconnect_after after the call; reconnect_to_mcp starts it again")
 }
 
 // Disconnect stops the named connection; forget also drops its record.

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -85,7 +87,7 @@ func (s *session) info(name string) Info {
 // started is stopped and the error carries the evidence.
 func (c *Conn) open(ctx context.Context, cfg Config, handler transport.RequestHandler) (*session, error) {
 	s := &session{cfg: cfg, evidence: &wire.Evidence{}, stopped: make(chan struct{})}
-	if err := s.startTransport(c.env.spawner); err != nil {
+	if err := s.startTransport(c.env.spawner, c.stderr); err != nil {
 		return nil, err
 	}
 	hctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -145,7 +147,7 @@ func advertised() mcp.ClientCapabilities {
 	return caps
 }
 
-func (s *session) startTransport(spawner *wire.Spawner) error {
+func (s *session) startTransport(spawner *wire.Spawner, ring *wire.Ring) error {
 	if s.cfg.IsHTTP() {
 		opts := []transport.StreamableHTTPCOption{}
 		if len(s.cfg.Headers) > 0 {
@@ -159,7 +161,11 @@ func (s *session) startTransport(spawner *wire.Spawner) error {
 		s.tr = capturingHTTP{tr}
 		return nil
 	}
-	proc, err := wire.Start(spawner, s.cfg.Spec)
+	if err := checkDir(s.cfg.Spec.Dir); err != nil {
+		return &ConnectError{Reason: err.Error(), Err: err,
+			Report: ProcessReport{Command: s.cfg.Spec.CommandLine(), NoProcess: true}}
+	}
+	proc, err := wire.StartInto(spawner, s.cfg.Spec, ring)
 	if err != nil {
 		var nf *wire.CommandNotFoundError
 		return &ConnectError{Reason: err.Error(), Err: err, NotFound: errors.As(err, &nf),
@@ -191,6 +197,25 @@ func (c *Conn) handshakeFailed(ctx context.Context, s *session, hsCtx context.Co
 	return ce
 }
 
+// checkDir names a working directory that cannot be one; without it the
+// spawn fails as "fork/exec /usr/bin/node: no such file or directory", which
+// blames the command.
+func checkDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	info, err := os.Stat(dir)
+	switch {
+	case err != nil && errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("the working directory %s does not exist (cwd); nothing was started. Pass an existing directory as cwd, or leave cwd out to use run-mcp's", dir)
+	case err != nil:
+		return fmt.Errorf("the working directory %s cannot be used (cwd): %w; nothing was started", dir, err)
+	case !info.IsDir():
+		return fmt.Errorf("the working directory %s is not a directory (cwd); nothing was started. Pass the directory that holds the server", dir)
+	}
+	return nil
+}
+
 // reasonOf gives the short reason of a failure: "Connection closed" when the
 // server went away, else the error's own text.
 func reasonOf(err error) string {
@@ -217,6 +242,9 @@ func (c *Conn) failOpen(s *session, reason string, err error) *ConnectError {
 		select {
 		case <-s.proc.Done():
 		case <-time.After(lateStderr):
+		}
+		if !diedByItself(s.proc) && !tooLarge(s.wt.Err()) {
+			ce.Reason = stdoutClosed(s.proc.Pid()) + " (" + reason + "); run-mcp stopped it"
 		}
 	}
 	s.stop()
@@ -245,8 +273,8 @@ func (s *session) closing() bool {
 }
 
 // report is the evidence of this session's process; stderrSince limits the
-// stderr to what came after a cursor (0: the whole ring, last lines first
-// cut to failureStderrLines).
+// stderr to what came after a cursor (0: all this process wrote, cut to its
+// first and last failureStderrLines/2; never an earlier process's lines).
 func (s *session) report(stderrSince int) ProcessReport {
 	r := ProcessReport{Command: s.cfg.Target()}
 	if s.proc == nil {
@@ -256,7 +284,7 @@ func (s *session) report(stderrSince int) ProcessReport {
 	if e, ok := s.proc.Exit(); ok {
 		r.Exit, r.ExitRaw = e.Sentence(), &e
 	}
-	ex := s.proc.Stderr().Since(stderrSince).Trim(failureStderrLines/2, failureStderrLines/2)
+	ex := s.proc.Stderr().Since(max(stderrSince, s.proc.StderrBase())).Trim(failureStderrLines/2, failureStderrLines/2)
 	r.Stderr = ex.Render(true)
 	r.Noise = s.evidence.Snapshot().Noise
 	return r

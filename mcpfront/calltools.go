@@ -20,9 +20,10 @@ import (
 // auto_connect says how and nothing suitable is live.
 func (f *front) target(ctx context.Context, a map[string]any) (*actors.Conn, error) {
 	name := getStr(a, "connection")
-	c, err := f.reg.Resolve(name, true)
+	c, err := f.reg.ResolveWait(ctx, name, true)
 	auto := getObj(a, "auto_connect")
-	if auto == nil || (err == nil && c.Phase() == actors.PhaseLive) {
+	// A connection still connecting is waited for by the call itself.
+	if auto == nil || (err == nil && (c.Phase() == actors.PhaseLive || c.Phase() == actors.PhaseConnecting)) {
 		return c, err
 	}
 	cfg, cerr := f.targetConfig(auto)
@@ -55,7 +56,7 @@ func (f *front) call(ctx context.Context, a map[string]any) (*mcp.CallToolResult
 	out, err := c.Call(ctx, req)
 	if getBool(a, "disconnect_after") {
 		// After the result is shaped: the record (stderr, exit) stays.
-		defer func() { _, _ = f.reg.Disconnect(context.WithoutCancel(ctx), c.Name(), false) }()
+		defer func() { _, _ = f.reg.DisconnectAfter(context.WithoutCancel(ctx), c.Name()) }()
 	}
 	if err != nil {
 		return nil, err
@@ -236,7 +237,7 @@ func trimFloat(f float64) string {
 }
 
 func (f *front) list(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
-	c, err := f.reg.Resolve(getStr(a, "connection"), true)
+	c, err := f.reg.ResolveWait(ctx, getStr(a, "connection"), true)
 	if err != nil {
 		return nil, err
 	}
@@ -292,7 +293,7 @@ func (f *front) notifications(ctx context.Context, a map[string]any) (*mcp.CallT
 }
 
 func (f *front) subscribe(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
-	c, err := f.reg.Resolve(getStr(a, "connection"), true)
+	c, err := f.reg.ResolveWait(ctx, getStr(a, "connection"), true)
 	if err != nil {
 		return nil, err
 	}

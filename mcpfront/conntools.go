@@ -2,6 +2,7 @@ package mcpfront
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -60,16 +61,26 @@ func (f *front) connect(ctx context.Context, a map[string]any) (*mcp.CallToolRes
 	cfg.Roots = getRoots(a)
 	cfg.LogLevel = mcp.LoggingLevel(getStr(a, "log_level"))
 	cfg.ConnectTimeout = time.Duration(getInt(a, "connect_timeout_ms", 0)) * time.Millisecond
-	info, err := f.reg.Connect(ctx, getStr(a, "name"), cfg)
+	rc, err := f.reg.ConnectReport(ctx, getStr(a, "name"), cfg)
 	if err != nil {
+		var ce *actors.ConnectError
+		if errors.As(err, &ce) {
+			// What the server would have reached is part of the diagnosis.
+			return nil, fmt.Errorf("%w\n%s", err, f.inputLine(len(cfg.Roots)))
+		}
 		return nil, err
 	}
+	info := rc.Info
 	var b strings.Builder
 	pid := ""
 	if info.Pid > 0 {
 		pid = fmt.Sprintf(" (PID: %d)", info.Pid)
 	}
 	fmt.Fprintf(&b, "Connected to MCP server%s\n", pid)
+	if rc.HadPrior {
+		// A connect in place of an earlier record of the same name.
+		b.WriteString(strings.Join(snapshot.Diff(rc.Before, info.Listing), "\n") + "\n")
+	}
 	f.describe(&b, info)
 	fmt.Fprintf(&b, "Next: call_mcp_primitive type=tool name=<tool>; after editing the server, reconnect_to_mcp%s.\n", connHint(info.Name))
 	f.includeBlocks(&b, info.Listing, getStrs(a, "include"), getBool(a, "summary"))
@@ -95,7 +106,7 @@ func (f *front) describe(b *strings.Builder, info actors.Info) {
 	fmt.Fprintf(b, "Connection: %s\n", info.Name)
 	fmt.Fprintf(b, "Protocol: %s (%s", info.ProtocolVersion, info.Era)
 	if info.EraMode != wire.EraLegacy {
-		fmt.Fprintf(b, ", asked with --protocol %s", info.EraMode)
+		fmt.Fprintf(b, ", asked with protocol=%s", info.EraMode)
 	}
 	b.WriteString(")\n")
 	if info.ServerInfo.Name != "" {
@@ -217,7 +228,16 @@ func (f *front) reconnect(ctx context.Context, a map[string]any) (*mcp.CallToolR
 		return nil, eraErr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("Failed to reconnect: %s\nThe old process is gone; get_mcp_server_stderr still shows why, and reconnect_to_mcp again once it is fixed", strings.TrimPrefix(err.Error(), "Failed to connect: "))
+		var ce *actors.ConnectError
+		if !errors.As(err, &ce) {
+			return nil, err // refused before any process was touched
+		}
+		old := "No process was running before this attempt"
+		if r.Stopped != "" {
+			old = "The old process was stopped first (" + r.Stopped + ")"
+		}
+		return nil, fmt.Errorf("Failed to reconnect: %s\n%s; get_mcp_server_stderr still shows why, and reconnect_to_mcp again once it is fixed",
+			strings.TrimPrefix(err.Error(), "Failed to connect: "), old)
 	}
 	var b strings.Builder
 	pid := ""
@@ -288,7 +308,10 @@ func (f *front) status(ctx context.Context, a map[string]any) (*mcp.CallToolResu
 	}
 	head := ""
 	if len(conns) > 1 {
-		head = fmt.Sprintf("%d connections; most recently used: %s\n\n", len(conns), f.reg.LastUsed())
+		head = fmt.Sprintf("%d connections\n\n", len(conns))
+		if last := f.reg.LastUsed(); last != "" {
+			head = fmt.Sprintf("%d connections; most recently used: %s\n\n", len(conns), last)
+		}
 	}
 	return textResult(head + strings.Join(parts, "\n\n")), nil
 }
@@ -324,7 +347,11 @@ func (f *front) statusText(st actors.Status) string {
 	if st.LastFailure != nil {
 		fmt.Fprintf(&b, "\nLast connect failed:\n%s\n", st.LastFailure.Error())
 	} else if st.Report != nil {
-		fmt.Fprintf(&b, "\nThe server died.\n%s\n", st.Report.Render())
+		ended := st.Ended
+		if ended == "" {
+			ended = "The server died."
+		}
+		fmt.Fprintf(&b, "\n%s\n%s\n", ended, st.Report.Render())
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

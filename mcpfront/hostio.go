@@ -35,11 +35,20 @@ type hostIO struct {
 	session *hostSession
 	logf    func(string, ...any)
 	tools   []string // run-mcp's own tool names, sorted, for UNKNOWN_TOOL
-	wg      sync.WaitGroup
+	// expect announces a connect_to_mcp or reconnect_to_mcp (tool) of the
+	// connection conn in reading order, before its handler runs
+	// concurrently, so a call read after it waits for it; the returned func
+	// is called when the handler has returned.
+	expect func(tool, conn string) (done func())
+	wg     sync.WaitGroup
 	// mu guards closed, so no request starts once serve is waiting for the
 	// ones in flight.
 	mu     sync.Mutex
 	closed bool
+	// inflight cancels each request in flight by its raw id. It is filled
+	// in reading order, so a notifications/cancelled read after its request
+	// always reaches it, even before mcp-go's handler has registered it.
+	inflight map[string]context.CancelFunc
 }
 
 // maxHostMessage bounds one message from the host, as the target side does.
@@ -153,41 +162,105 @@ func (h *hostIO) dispatch(ctx context.Context, msg []byte) {
 		h.session.deliver(string(env.ID), msg)
 	case len(env.ID) == 0:
 		// Notifications (initialized, cancelled) are quick and ordered.
+		if env.Method == string(mcp.MethodNotificationCancelled) {
+			h.cancelInflight(msg)
+		}
 		if resp := h.srv.HandleMessage(ctx, msg); resp != nil {
 			h.write(resp)
 		}
 	default:
+		done := func() {}
 		if env.Method == string(mcp.MethodToolsCall) {
-			if h.unknownTool(env.ID, msg) {
+			tool, conn, ok := parseToolCall(msg)
+			if ok && h.unknownTool(env.ID, tool) {
 				return
 			}
+			if !h.start() {
+				return
+			}
+			if h.expect != nil {
+				done = h.expect(tool, conn)
+			}
 			ctx = withHostCall(ctx, msg)
-		}
-		if !h.start() {
+		} else if !h.start() {
 			return
 		}
+		rctx, cancel := context.WithCancel(ctx)
+		key := string(env.ID)
+		h.mu.Lock()
+		if h.inflight == nil {
+			h.inflight = map[string]context.CancelFunc{}
+		}
+		h.inflight[key] = cancel
+		h.mu.Unlock()
 		go func() {
 			defer h.wg.Done()
-			if resp := h.srv.HandleMessage(ctx, msg); resp != nil {
+			defer done()
+			defer func() {
+				h.mu.Lock()
+				delete(h.inflight, key)
+				h.mu.Unlock()
+				cancel()
+			}()
+			if resp := h.srv.HandleMessage(rctx, msg); resp != nil {
 				h.write(withID(resp, env.ID))
 			}
 		}()
 	}
 }
 
-// unknownTool answers a call of a tool run-mcp does not have with
-// UNKNOWN_TOOL, a "did you mean" and the list of names.
-func (h *hostIO) unknownTool(id json.RawMessage, msg []byte) bool {
-	var call struct {
+// cancelInflight cancels the request a notifications/cancelled names.
+func (h *hostIO) cancelInflight(msg []byte) {
+	var n struct {
 		Params struct {
-			Name string `json:"name"`
+			RequestID json.RawMessage `json:"requestId"`
 		} `json:"params"`
 	}
-	if json.Unmarshal(msg, &call) != nil || slices.Contains(h.tools, call.Params.Name) {
+	if json.Unmarshal(msg, &n) != nil || len(n.Params.RequestID) == 0 {
+		return
+	}
+	h.mu.Lock()
+	cancel := h.inflight[string(n.Params.RequestID)]
+	h.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// parseToolCall reads what routing needs of a tools/call: the tool, and the
+// connection it names (connect_to_mcp's name, else its connection). ok is
+// false when the message does not even have that shape; its handler then
+// reports it.
+func parseToolCall(msg []byte) (tool, conn string, ok bool) {
+	var call struct {
+		Params struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(msg, &call) != nil {
+		return "", "", false
+	}
+	var args struct {
+		Name       any `json:"name"`
+		Connection any `json:"connection"`
+	}
+	_ = json.Unmarshal(call.Params.Arguments, &args) // another shape: the handler reports it
+	conn, _ = args.Connection.(string)
+	if call.Params.Name == "connect_to_mcp" {
+		conn, _ = args.Name.(string)
+	}
+	return call.Params.Name, conn, true
+}
+
+// unknownTool answers a call of a tool run-mcp does not have with
+// UNKNOWN_TOOL, a "did you mean" and the list of names.
+func (h *hostIO) unknownTool(id json.RawMessage, name string) bool {
+	if slices.Contains(h.tools, name) {
 		return false
 	}
-	text := fmt.Sprintf("UNKNOWN_TOOL: run-mcp has no tool %q.", call.Params.Name)
-	if s := didyoumean.Closest(call.Params.Name, h.tools); s != "" {
+	text := fmt.Sprintf("UNKNOWN_TOOL: run-mcp has no tool %q.", name)
+	if s := didyoumean.Closest(name, h.tools); s != "" {
 		text += fmt.Sprintf(" Did you mean %q?", s)
 	}
 	text += " Its tools: " + strings.Join(h.tools, ", ")

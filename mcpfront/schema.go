@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/internal/didyoumean"
@@ -26,6 +27,16 @@ func object(required []string, props schema) schema {
 
 func str(desc string) schema     { return schema{"type": "string", "description": desc} }
 func integer(desc string) schema { return schema{"type": "integer", "description": desc} }
+
+// count is an integer that cannot be negative: a negative value is
+// INVALID_ARGUMENT, never read as the default.
+func count(desc string) schema {
+	return schema{"type": "integer", "minimum": 0, "description": desc}
+}
+func withFormat(s schema, format string) schema {
+	s["format"] = format
+	return s
+}
 func boolean(desc string) schema { return schema{"type": "boolean", "description": desc} }
 func strList(desc string) schema {
 	return schema{"type": "array", "items": schema{"type": "string"}, "description": desc}
@@ -67,6 +78,18 @@ func checkValue(tool, path string, s schema, v any) error {
 	t, _ := s["type"].(string)
 	if err := checkType(path, t, v); err != nil {
 		return err
+	}
+	if lo, ok := s["minimum"].(int); ok {
+		if n, isNum := number(v); isNum && n < float64(lo) {
+			return fmt.Errorf("%s must be %d or more, got %s", name(path), lo, gotOf(v))
+		}
+	}
+	if f, ok := s["format"].(string); ok {
+		if sv, isStr := v.(string); isStr {
+			if err := checkFormat(f, sv); err != nil {
+				return fmt.Errorf("%s %w", name(path), err)
+			}
+		}
 	}
 	if vals, ok := s["enum"].([]string); ok {
 		sv, _ := v.(string)
@@ -175,6 +198,41 @@ func checkType(path, t string, v any) error {
 	return nil
 }
 
+// Formats run-mcp checks (JSON Schema's "format" annotation, so a host sees
+// the rule too).
+const (
+	formatFileURI  = "uri"             // a file:// URI (roots)
+	formatConnName = "connection-name" // printable: it is shown in every reply
+)
+
+func checkFormat(format, v string) error {
+	switch format {
+	case formatFileURI:
+		if !strings.HasPrefix(v, "file://") {
+			return fmt.Errorf("must be a file:// URI (roots are directories the server may use, e.g. file:///home/me/project), got %q", v)
+		}
+	case formatConnName:
+		for _, r := range v {
+			if unicode.IsControl(r) {
+				return fmt.Errorf("must not contain control characters (it is shown in every reply), got %q", v)
+			}
+		}
+	}
+	return nil
+}
+
+// number reads a JSON number, however the arguments were decoded.
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case json.Number:
+		f, err := n.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}
+
 func gotOf(v any) string {
 	b, _ := json.Marshal(v)
 	s := string(b)
@@ -211,19 +269,6 @@ func kindOf(v any) string {
 		return "an object"
 	}
 	return "null"
-}
-
-// number reads a JSON number, decoded as its literal (json.Number, the
-// host's arguments) or as float64 (anything built in Go).
-func number(v any) (float64, bool) {
-	switch n := v.(type) {
-	case float64:
-		return n, true
-	case json.Number:
-		f, err := n.Float64()
-		return f, err == nil
-	}
-	return 0, false
 }
 
 func article(t string) string {

@@ -75,7 +75,7 @@ func Serve(ctx context.Context, opts Options, in io.Reader, out, errw io.Writer)
 	}()
 	session := newHostSession(f.out)
 	f.host.setSession(session)
-	hio := &hostIO{srv: srv, out: f.out, session: session, logf: f.logf, tools: f.toolNames()}
+	hio := &hostIO{srv: srv, out: f.out, session: session, logf: f.logf, tools: f.toolNames(), expect: f.expect}
 	err = hio.serve(ctx, in)
 	cancel()
 	<-relayDone
@@ -107,6 +107,18 @@ func newFront(opts Options, out, errw io.Writer) (*front, error) {
 	f.reg = actors.NewRegistry(actors.Options{MaxConnections: opts.MaxConnections, IdleTimeout: opts.IdleTimeout, Host: f.host, Logger: logger,
 		ClientInfo: mcp.Implementation{Name: "run-mcp", Version: opts.Version}, RequestTimeout: opts.RequestTimeout, Words: agentWords})
 	return f, nil
+}
+
+// expect announces the connects and reconnects read from the host, so the
+// requests read after them wait for them (Registry.Expect).
+func (f *front) expect(tool, conn string) (done func()) {
+	switch tool {
+	case "connect_to_mcp":
+		return f.reg.Expect(conn)
+	case "reconnect_to_mcp":
+		return f.reg.ExpectReconnect(conn)
+	}
+	return func() {}
 }
 
 func (f *front) hooks() *server.Hooks {

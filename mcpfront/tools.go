@@ -28,13 +28,13 @@ type toolDef struct {
 var kinds = []string{"tools", "resources", "resource_templates", "prompts"}
 
 func connectionArg() schema {
-	return str("Which connection (the name given to connect_to_mcp). Needed only while several are open.")
+	return withFormat(str("Which connection (the name given to connect_to_mcp). Needed only while several are open."), formatConnName)
 }
 
 func (f *front) toolDefs() []toolDef {
 	levels := []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 	rootsSchema := schema{"type": "array", "description": "Roots run-mcp answers the server's roots/list with (they persist across reconnects).",
-		"items": object([]string{"uri"}, schema{"uri": str("A file:// URI."), "name": str("A display name.")})}
+		"items": object([]string{"uri"}, schema{"uri": withFormat(str("A file:// URI."), formatFileURI), "name": str("A display name.")})}
 	connectProps := func(withCommand bool) schema {
 		p := schema{
 			"include":            enumList("Also list these kinds in the reply.", kinds...),
@@ -42,15 +42,15 @@ func (f *front) toolDefs() []toolDef {
 			"roots":              rootsSchema,
 			"log_level":          enum("Raise the server's logging verbosity (logging/setLevel).", levels...),
 			"protocol":           str("Handshake: legacy (default), auto (probe 2026-07-28, fall back), or a revision to pin such as 2026-07-28."),
-			"connect_timeout_ms": integer("How long the handshake may take (default 30000)."),
-			"request_timeout_ms": integer("How long the server may take to answer each housekeeping request: the listings, subscribe, listen, ping (default from --request-timeout, 30000). Calls use timeout_ms."),
+			"connect_timeout_ms": count("How long the handshake may take (default 30000)."),
+			"request_timeout_ms": count("How long the server may take to answer each housekeeping request: the listings, subscribe, listen, ping (default from --request-timeout, 30000). Calls use timeout_ms."),
 			"env":                envMap("Environment variables for the server (it inherits only PATH, HOME, SHELL, USER). Kept across reconnects."),
 		}
 		if withCommand {
 			p["command"] = str("The server's executable (node, python, ./server, …) or an http(s):// URL of a Streamable HTTP server.")
 			p["args"] = strList("Arguments of the command.")
 			p["cwd"] = str("Working directory for the server (default: run-mcp's).")
-			p["name"] = str("A name for this connection, to keep several open (default \"default\").")
+			p["name"] = withFormat(str("A name for this connection, to keep several open (default \"default\")."), formatConnName)
 		} else {
 			p["connection"] = connectionArg()
 		}
@@ -67,7 +67,7 @@ func (f *front) toolDefs() []toolDef {
 				"args":             freeObject("Alias of arguments."),
 				"auto_connect":     object([]string{"command"}, schema{"command": str("Executable or URL."), "args": strList("Arguments."), "env": envMap("Environment."), "protocol": str("legacy, auto or a revision."), "cwd": str("Working directory.")}),
 				"disconnect_after": boolean("Stop the server after this call."),
-				"timeout_ms":       integer("Server-time budget; paused while the server waits on client input (default from --timeout, 5 minutes)."),
+				"timeout_ms":       count("Server-time budget; paused while the server waits on client input (default from --timeout, 5 minutes)."),
 				"include_metadata": boolean("Prepend timing, input rounds and progress."),
 				"max_text_length":  integer("Truncate text over this many characters (-1: never); the rest is saved for read_result."),
 				"connection":       connectionArg(),
@@ -76,20 +76,20 @@ func (f *front) toolDefs() []toolDef {
 			object(nil, schema{"type": enumList("Kinds to list (default all).", kinds...), "name": str("Only items whose name or URI contains this."),
 				"summary": boolean("Names and descriptions only."), "cursor": str("Page cursor (needs exactly one type)."), "connection": connectionArg()}), f.list},
 		{"get_server_notifications", "Inspect the notifications the server emitted (list_changed, resources/updated, log messages, progress). They travel outside request/response, so a tool result never shows them.",
-			object(nil, schema{"count": integer("How many of the newest (default 50)."), "method": str("Only methods containing this, e.g. resources/updated or progress."),
+			object(nil, schema{"count": count("How many of the newest (default 50)."), "method": str("Only methods containing this, e.g. resources/updated or progress."),
 				"clear": boolean("Empty the log after reading."), "connection": connectionArg()}), f.notifications},
 		{"subscribe_to_resource", "Subscribe to (or unsubscribe from) a resource's updates, to exercise the server's subscription support. Then trigger a change and check get_server_notifications method=resources/updated.",
 			object([]string{"uri"}, schema{"uri": str("The resource URI."), "unsubscribe": boolean("Unsubscribe instead."), "connection": connectionArg()}), f.subscribe},
 		{"reconnect_to_mcp", "Restart the server after you edited its code, and see what changed (tools added, modified, removed). Settings not given are kept. Works on a crashed or disconnected connection too.",
 			object(nil, connectProps(false)), f.reconnect},
 		{"read_result", "Page through a result that was too long and was saved to disk (the id is in the [Truncated: …] note).",
-			object([]string{"id"}, schema{"id": str("The result id, e.g. r2."), "offset": integer("Character offset (default 0)."), "length": integer("How many characters (default and max: --max-text).")}), f.readResult},
+			object([]string{"id"}, schema{"id": str("The result id, e.g. r2."), "offset": count("Character offset (default 0)."), "length": count("How many characters (default and max: --max-text).")}), f.readResult},
 		{"disconnect_from_mcp", "Stop the server without restarting it. Its record (stderr, exit) stays readable unless forget is true.",
 			object(nil, schema{"connection": connectionArg(), "forget": boolean("Also drop the record.")}), f.disconnect},
 		{"mcp_server_status", "Connection status: running or how the server died, PID, protocol, calls in flight, stdout noise, and what the host forwards. Without connection, all of them.",
 			object(nil, schema{"connection": connectionArg()}), f.status},
 		{"get_mcp_server_stderr", "The server's stderr, timestamped, with a cursor: pass the since=N from the last reply to see only what came after.",
-			object(nil, schema{"lines": integer("Only the last N lines."), "since": integer("Only lines after this position."),
+			object(nil, schema{"lines": count("Only the last N lines."), "since": count("Only lines after this position."),
 				"timestamps": boolean("Prefix each line with its time and position (default true)."), "connection": connectionArg()}), f.stderr},
 		{"validate_mcp_server", "Spawn a server command, connect, and report what a strict client would reject: stdout pollution, transport errors, crash output, and the exit and stderr of a server that dies.",
 			object([]string{"command"}, schema{"command": str("Executable or URL."), "args": strList("Arguments."), "env": envMap("Environment."),

@@ -86,7 +86,7 @@ func Handshake(ctx context.Context, c *client.Client, e Era, req mcp.InitializeR
 		return nil, err
 	}
 	if e.Mode == "pin" && res.ProtocolVersion != e.Pin {
-		return nil, fmt.Errorf("protocol %s was pinned but the server answered %s (%s); it does not serve the pinned revision. Use --protocol auto to accept what it offers",
+		return nil, fmt.Errorf("protocol %s was pinned but the server answered %s (%s); it does not serve the pinned revision. Use protocol auto (--protocol auto from a shell) to accept what it offers",
 			e.Pin, res.ProtocolVersion, EraOf(res.ProtocolVersion))
 	}
 	return res, nil

@@ -64,6 +64,8 @@ type Process struct {
 	stdout  *os.File
 	stderrR *os.File
 	stderr  *Ring
+	// stderrBase is the ring's position before this process's first line.
+	stderrBase int
 
 	mu          sync.Mutex
 	stoppedByUs bool
@@ -76,11 +78,18 @@ type Process struct {
 
 // Start resolves and starts spec's command through spawner.
 func Start(spawner *Spawner, spec Spec) (*Process, error) {
+	return StartInto(spawner, spec, NewRing())
+}
+
+// StartInto is Start with the stderr drained into ring, which may hold the
+// lines of the earlier processes of the same connection: positions then run
+// on across reconnects (see Ring.begin).
+func StartInto(spawner *Spawner, spec Spec, ring *Ring) (*Process, error) {
 	path, err := resolve(spec)
 	if err != nil {
 		return nil, err
 	}
-	p := &Process{Spec: spec, stderr: NewRing(), exited: make(chan struct{}),
+	p := &Process{Spec: spec, stderr: ring, exited: make(chan struct{}),
 		drained: make(chan struct{}), done: make(chan struct{})}
 	childIn, childOut, childErr, err := p.pipes()
 	if err != nil {
@@ -93,6 +102,7 @@ func Start(spawner *Spawner, spec Spec) (*Process, error) {
 		return nil, fmt.Errorf("start %s: %w", spec.CommandLine(), err)
 	}
 	p.StartedAt = time.Now()
+	p.stderrBase = ring.begin(p) // before the drain, so the marker precedes the first line
 	go p.drainStderr()
 	go p.wait()
 	return p, nil
@@ -162,6 +172,11 @@ func (p *Process) Stdout() *os.File { return p.stdout }
 
 // Stderr is the ring the target's stderr is drained into.
 func (p *Process) Stderr() *Ring { return p.stderr }
+
+// StderrBase is the ring's position just before this process's first line:
+// Since(StderrBase()) is what this process wrote, and nothing of the
+// processes before it.
+func (p *Process) StderrBase() int { return p.stderrBase }
 
 // Exited is closed once the process has been reaped.
 func (p *Process) Exited() <-chan struct{} { return p.exited }

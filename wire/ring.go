@@ -24,6 +24,14 @@ type Line struct {
 // Ring keeps the first RingHead and the last RingTail lines of a stream. It is
 // written by the goroutine draining the pipe and read by whoever asks, so it
 // carries its own lock: the drain must never wait on an actor's mailbox.
+//
+// One ring serves every process of a connection (StartInto): positions run
+// on across reconnects, with one marker line where one process ended and the
+// next began, so a cursor taken before a reconnect shows everything the new
+// process wrote. The head is the connection's first RingHead lines (its first
+// process's start-up, where a crash's cause usually is) and the tail its last
+// RingTail lines, so memory stays bounded however often it is restarted; a
+// report about one process reads from that process's StderrBase.
 type Ring struct {
 	mu      sync.Mutex
 	head    []Line
@@ -31,6 +39,7 @@ type Ring struct {
 	start   int    // index of the oldest line in tail
 	total   int
 	changed chan struct{}
+	last    *Process // the newest process writing here, for the next marker
 }
 
 // NewRing returns an empty ring.
@@ -57,6 +66,36 @@ func (r *Ring) Append(text string, t time.Time) {
 	case r.changed <- struct{}{}:
 	default:
 	}
+}
+
+// begin is called as process p starts writing into r, before its first line
+// is read. After an earlier process it appends the one marker line that says
+// where that one ended and p began. It returns the position before p's first
+// line. The earlier process has been stopped and drained by then (a Conn
+// stops the old life before it starts the next), so no line of it follows.
+func (r *Ring) begin(p *Process) int {
+	r.mu.Lock()
+	prev := r.last
+	r.last = p
+	r.mu.Unlock()
+	if prev != nil {
+		r.Append(LifeMarker(prev.Pid(), prev.endSentence(), p.Pid()), time.Now())
+	}
+	return r.Total()
+}
+
+// LifeMarker is the line between two processes of one connection:
+// "[--- process 4242 ended: The server exited with code 1.; process 4250 started ---]".
+func LifeMarker(oldPid int, ended string, newPid int) string {
+	return fmt.Sprintf("[--- process %d ended: %s; process %d started ---]", oldPid, ended, newPid)
+}
+
+// endSentence is how the process ended, for the marker.
+func (p *Process) endSentence() string {
+	if e, ok := p.Exit(); ok {
+		return e.Sentence()
+	}
+	return "it had not exited yet"
 }
 
 // Changed is signalled (coalesced) after lines arrive; relays wait on it

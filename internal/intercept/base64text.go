@@ -62,10 +62,11 @@ func classOf(c byte) charClass {
 	return 0
 }
 
-// saveBase64Text saves a base64 text item as an image file, naming it by
-// what the decoded bytes look like. ok is false when the text only looked
-// like base64 but does not decode, or is under the media threshold; the
-// caller then treats it as ordinary text.
+// saveBase64Text saves a base64 text item to a file whatever it decodes to,
+// named and described by what the decoded bytes show (an image, audio, a
+// PDF, an archive; binary data as .bin otherwise). ok is false when the text
+// only looked like base64 but does not decode, or is under the media
+// threshold; the caller then treats it as ordinary text.
 func (p *pass) saveBase64Text(s string) (note string, ok bool, err error) {
 	if !base64Text(s) || !p.i.shouldSave(decodedLen(s)) {
 		return "", false, nil
@@ -74,6 +75,7 @@ func (p *pass) saveBase64Text(s string) (note string, ok bool, err error) {
 	if err != nil {
 		return "", false, nil
 	}
-	note, err = p.saveBytes(kindImage, data, sniffExt(data))
+	what := sniffPayload(data)
+	note, err = p.saveLabelled(what.kind, what.label, data, what.ext)
 	return note, err == nil, err
 }

@@ -14,14 +14,15 @@ const (
 	kindImage mediaKind = iota
 	kindAudio
 	kindBlob
+	kindData // a base64 text that decodes to neither image nor audio
 )
 
 func (k mediaKind) prefix() string {
-	return [...]string{"img", "audio", "media"}[k]
+	return [...]string{"img", "audio", "media", "data"}[k]
 }
 
 func (k mediaKind) label() string {
-	return [...]string{"Image", "Audio", "Resource"}[k]
+	return [...]string{"Image", "Audio", "Resource", "Binary data"}[k]
 }
 
 // kindOfMIME classifies a resource blob by its declared MIME type.
@@ -106,6 +107,11 @@ func (p *pass) saveMedia(kind mediaKind, b64, mimeType string) (string, error) {
 }
 
 func (p *pass) saveBytes(kind mediaKind, data []byte, ext string) (string, error) {
+	return p.saveLabelled(kind, kind.label(), data, ext)
+}
+
+// saveLabelled is saveBytes with the note's word chosen by the caller.
+func (p *pass) saveLabelled(kind mediaKind, label string, data []byte, ext string) (string, error) {
 	f, err := p.i.createMedia(kind.prefix(), ext)
 	if err != nil {
 		return "", err
@@ -115,7 +121,7 @@ func (p *pass) saveBytes(kind mediaKind, data []byte, ext string) (string, error
 		return "", err
 	}
 	p.recordMedia(kind, f.Name())
-	return fmt.Sprintf("[%s saved to %s (%s)]", kind.label(), f.Name(), sizeKB(len(data))), nil
+	return fmt.Sprintf("[%s saved to %s (%s)]", label, f.Name(), sizeKB(len(data))), nil
 }
 
 func (p *pass) recordMedia(kind mediaKind, path string) {

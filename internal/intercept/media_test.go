@@ -143,7 +143,9 @@ func TestInvalidBase64ImageBecomesNote(t *testing.T) {
 	}
 }
 
-func TestBase64TextIsSavedAsImage(t *testing.T) {
+// A text item that is nothing but base64 is saved whatever it decodes to,
+// named by what its bytes show.
+func TestBase64TextIsSavedByWhatItDecodesTo(t *testing.T) {
 	wrapped := func(s string) string { // 76-char lines as base64 tools emit
 		var b strings.Builder
 		for len(s) > 76 {
@@ -153,13 +155,28 @@ func TestBase64TextIsSavedAsImage(t *testing.T) {
 		return b.String() + s + "\n"
 	}
 	png := fakePNG(3000)
-	other := bytes.Repeat([]byte{0x01, 0xfe, 0x7f}, 1000)
+	body := make([]byte, 3000) // every byte value, as encoded binary has
+	for k := range body {
+		body[k] = byte(k*37 + 11)
+	}
+	with := func(magic string) []byte { return append([]byte(magic), body...) }
 	for _, tc := range []struct {
-		name, text, ext string
+		name, text, label, prefix, ext string
+		images, audio, blobs           int
 	}{
-		{"png one line", b64(png), "png"},
-		{"png wrapped", wrapped(b64(png)), "png"},
-		{"unknown bytes", b64(other), "bin"},
+		{"png one line", b64(png), "Image", "img", "png", 1, 0, 0},
+		{"png wrapped", wrapped(b64(png)), "Image", "img", "png", 1, 0, 0},
+		{"jpeg", b64(with("\xff\xd8\xff\xe0")), "Image", "img", "jpg", 1, 0, 0},
+		{"gif", b64(with("GIF89a")), "Image", "img", "gif", 1, 0, 0},
+		{"webp", b64(with("RIFF\x00\x00\x00\x00WEBPVP8 ")), "Image", "img", "webp", 1, 0, 0},
+		{"wav", b64(with("RIFF\x00\x00\x00\x00WAVEfmt ")), "Audio", "audio", "wav", 0, 1, 0},
+		{"mp3 with ID3", b64(with("ID3\x04")), "Audio", "audio", "mp3", 0, 1, 0},
+		{"mp3 frame", b64(with("\xff\xfb\x90")), "Audio", "audio", "mp3", 0, 1, 0},
+		{"ogg", b64(with("OggS")), "Audio", "audio", "ogg", 0, 1, 0},
+		{"pdf", b64(with("%PDF-1.7\n")), "PDF document", "data", "pdf", 0, 0, 1},
+		{"zip", b64(with("PK\x03\x04")), "ZIP archive", "data", "zip", 0, 0, 1},
+		{"gzip", b64(with("\x1f\x8b\x08")), "gzip archive", "data", "gz", 0, 0, 1},
+		{"unknown bytes", b64(body), "Binary data", "data", "bin", 0, 0, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			i := newInterceptor(t, intercept.Options{})
@@ -168,9 +185,12 @@ func TestBase64TextIsSavedAsImage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			path := savedPath(t, textOf(t, got.Content[0]), "Image", "img", tc.ext)
-			if stats.ImagesSaved != 1 || len(readFile(t, path)) == 0 {
-				t.Errorf("stats = %+v", stats)
+			path := savedPath(t, textOf(t, got.Content[0]), tc.label, tc.prefix, tc.ext)
+			if len(readFile(t, path)) == 0 {
+				t.Errorf("%s is empty", path)
+			}
+			if stats.ImagesSaved != tc.images || stats.AudioSaved != tc.audio || stats.BlobsSaved != tc.blobs {
+				t.Errorf("stats = %+v, want images %d, audio %d, blobs %d", stats, tc.images, tc.audio, tc.blobs)
 			}
 		})
 	}

@@ -4,11 +4,14 @@ package intercept
 type Stats struct {
 	// Truncated is true when at least one text item was cut and spilled.
 	Truncated bool `json:"truncated"`
-	// ImagesSaved counts image items, image blobs and base64 text saved.
+	// ImagesSaved counts image items, image blobs and base64 texts that
+	// decode to an image.
 	ImagesSaved int `json:"images_saved"`
-	// AudioSaved counts audio items and audio blobs saved.
+	// AudioSaved counts audio items, audio blobs and base64 texts that
+	// decode to audio.
 	AudioSaved int `json:"audio_saved"`
-	// BlobsSaved counts resource blobs that are neither image nor audio.
+	// BlobsSaved counts resource blobs and base64 texts that are neither
+	// image nor audio.
 	BlobsSaved int `json:"blobs_saved"`
 	// ResultsSaved counts texts spilled to result_<id>.txt.
 	ResultsSaved int `json:"results_saved"`

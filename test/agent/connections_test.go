@@ -73,8 +73,9 @@ func TestNamedConnections(t *testing.T) {
 	wantContains(t, "status after forget", status, "Connection a: live")
 }
 
-// --max-connections bounds the open connections; reconnecting a name that
-// is already open replaces it and is not a new connection.
+// --max-connections bounds the open connections; connecting a name that is
+// already open is ALREADY_CONNECTED (not a new connection, and never a
+// silent replacement), and reconnecting it is fine.
 func TestConnectionLimit(t *testing.T) {
 	t.Parallel()
 	h := start(t, "--max-connections", "1")
@@ -85,8 +86,12 @@ func TestConnectionLimit(t *testing.T) {
 	}
 	wantContains(t, "CONNECTION_LIMIT", text, "--max-connections 1", "a")
 
-	// Replacing a is fine.
-	wantContains(t, "connect a again", connectDemo(t, h, "a"), "Connected to MCP server (PID: ")
+	// Connecting a again is refused as already connected; restarting it is fine.
+	again := mustFail(t, h, "connect_to_mcp", map[string]any{"command": bin, "args": demoArgs(), "name": "a"})
+	if !strings.HasPrefix(again, "ALREADY_CONNECTED: Already connected") {
+		t.Errorf("connect a again: want ALREADY_CONNECTED, got:\n%s", again)
+	}
+	wantContains(t, "reconnect a", mustText(t, h, "reconnect_to_mcp", map[string]any{"connection": "a"}), "Reconnected to MCP server (PID: ")
 	// Once a is stopped, b fits.
 	mustText(t, h, "disconnect_from_mcp", map[string]any{"connection": "a"})
 	wantContains(t, "connect b after a stopped", connectDemo(t, h, "b"), "Connection: b")
