@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -174,7 +173,7 @@ func startDaemon(dir, name string, cfg actors.Config, g *globals) (*record, erro
 	defer statusR.Close()
 	c := exec.Command(self, "session-daemon")
 	c.Stdin, c.Stderr, c.ExtraFiles = specR, logf, []*os.File{statusW}
-	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // outlives this command and its terminal
+	c.SysProcAttr = detachedAttr() // outlives this command and its terminal
 	err = c.Start()
 	specR.Close()
 	statusW.Close()
@@ -221,7 +220,7 @@ func claimantGone(lock string) bool {
 	if err != nil || pid <= 0 {
 		return false // being written: give it the benefit of the doubt
 	}
-	return syscall.Kill(pid, 0) == syscall.ESRCH
+	return processGone(pid)
 }
 
 // daemonTrouble explains a daemon that does not answer: dead (its log says

@@ -51,9 +51,12 @@ func SignalName(s syscall.Signal) string {
 		syscall.SIGHUP: "SIGHUP", syscall.SIGILL: "SIGILL", syscall.SIGINT: "SIGINT",
 		syscall.SIGKILL: "SIGKILL", syscall.SIGPIPE: "SIGPIPE", syscall.SIGQUIT: "SIGQUIT",
 		syscall.SIGSEGV: "SIGSEGV", syscall.SIGTERM: "SIGTERM", syscall.SIGTRAP: "SIGTRAP",
-		syscall.SIGUSR1: "SIGUSR1", syscall.SIGUSR2: "SIGUSR2", syscall.SIGALRM: "SIGALRM",
+		syscall.SIGALRM: "SIGALRM",
 	}
 	if n, ok := names[s]; ok {
+		return n
+	}
+	if n, ok := platformSignalName(s); ok {
 		return n
 	}
 	return fmt.Sprintf("signal %d", int(s))

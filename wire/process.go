@@ -281,7 +281,7 @@ func (p *Process) Stop() Exit {
 }
 
 func (p *Process) signalGroup(sig syscall.Signal) {
-	if err := syscall.Kill(-p.cmd.Process.Pid, sig); err != nil {
+	if err := killGroup(p.cmd.Process.Pid, sig); err != nil {
 		_ = p.cmd.Process.Signal(sig)
 	}
 }

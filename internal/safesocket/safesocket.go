@@ -18,6 +18,9 @@ const maxSocketPath = 100
 // dir, creating it 0700. An existing directory that others can enter, or
 // that another user owns, is refused rather than used.
 func Dir() (string, error) {
+	if err := supported(); err != nil {
+		return "", err
+	}
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("run-mcp-%d", os.Getuid()), "sessions")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("create the session directory %s: %w", dir, err)
