@@ -17,7 +17,7 @@ func TestLauncherIsTheBinary(t *testing.T) {
 		{"list-tools", "--", bin, "demo-server"},
 		{"call", "echo", `{"message":"through npm"}`, "--", bin, "demo-server"},
 		{"list-tools", "--", filepath.Join(t.TempDir(), "no-such-server")}, // exit 66
-		{"call", "--no-such-flag", "--", bin, "demo-server"},             // exit 64
+		{"call", "--no-such-flag", "--", bin, "demo-server"},               // exit 64
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			direct := runCmd(t, nil, append([]string{bin}, args...)...)
