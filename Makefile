@@ -73,10 +73,11 @@ lint:
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
+# -trimpath, as make npm and GoReleaser build: the compiled packages are shared.
 cross:
 	@for p in $(PLATFORMS); do \
 		echo "== $$p: go build and go vet (CGO_ENABLED=0)"; \
-		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build ./... ; \
+		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -trimpath ./... ; \
 		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet ./... ; \
 	done
 
