@@ -51,15 +51,33 @@ function binary() {
       'Build it with `go install github.com/run-mcp/run-mcp/cmd/run-mcp@latest` and set ' + OVERRIDE + ' to its path, or run that binary directly.');
   }
   const exe = process.platform === 'win32' ? 'run-mcp.exe' : 'run-mcp';
+  let found;
   try {
-    return require.resolve(pkg + '/bin/' + exe);
+    found = require.resolve(pkg + '/bin/' + exe);
   } catch (err) {
     fail('the package ' + pkg + ', which holds the run-mcp binary for ' + platform + ', is not installed. ' +
       'npm leaves it out when optional dependencies are turned off: reinstall without --no-optional or --omit=optional ' +
       '(npm i -g run-mcp, or clear the npx cache with `npx clear-npx-cache` and run `npx -y run-mcp` again), ' +
       'or set ' + OVERRIDE + ' to the path of a run-mcp binary.');
   }
-  return '';
+  warnOnMismatch(pkg);
+  return found;
+}
+
+// A platform package of another version (left by an earlier install higher
+// up the tree) still runs, but the user should know why it behaves so.
+function warnOnMismatch(pkg) {
+  let own, theirs;
+  try {
+    own = require('../package.json').version;
+    theirs = require(pkg + '/package.json').version;
+  } catch (_) {
+    return;
+  }
+  if (own !== theirs) {
+    process.stderr.write('run-mcp: warning: this launcher is ' + own + ' but ' + pkg + ' is ' + theirs +
+      '; reinstall run-mcp so that both match.\n');
+  }
 }
 
 function main() {
