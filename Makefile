@@ -6,6 +6,14 @@
 #   make bench      benchmarks in ./test/bench/... (results also saved under test/bench/out/)
 #   make demo       build, then run `bash scripts/demo-tour.sh`
 #   make lint       gofmt must list nothing, plus go vet
+#   make cross      compile and go vet for linux, darwin, windows × amd64, arm64 (CGO_ENABLED=0)
+#   make npm        the npm launcher and one package per platform, as tarballs in dist/npm/
+#   make docs       shell completions and man pages from the command tree, in dist/docs/
+#   make goreleaser install GoReleaser (pinned) and run `goreleaser check` and a snapshot build
+#
+# The version comes from the VERSION file (override: make npm VERSION=0.4.0-rc.1);
+# the commit, the build date and whether the tree had uncommitted changes are
+# stamped in with -ldflags -X, as GoReleaser does for releases.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -14,6 +22,16 @@ GO  ?= go
 NPM ?= npm
 
 BIN := bin/run-mcp
+
+VERSION ?= $(shell cat VERSION)
+COMMIT  := $(shell git rev-parse HEAD 2>/dev/null)
+DATE    := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+TREE    := $(shell if [ -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then echo dirty; else echo clean; fi)
+STAMP   := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE) -X main.treeState=$(TREE)
+
+# GOOS/GOARCH pairs every release builds (GoReleaser, make npm) and CI vets.
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+NPM_DIST  := dist/npm
 
 # Each benchmark iteration spawns real servers (~0.4 s for a Node server), so a fixed
 # iteration count keeps `make bench` to a few minutes on 2 cores. Override e.g.
@@ -24,10 +42,10 @@ BENCHCOUNT ?= 1
 BENCH_OUT  := test/bench/out
 
 .DEFAULT_GOAL := build
-.PHONY: build deps test bench demo lint
+.PHONY: build deps test bench demo lint cross npm docs goreleaser
 
 build:
-	$(GO) build -o $(BIN) ./cmd/run-mcp
+	$(GO) build -ldflags '$(STAMP)' -o $(BIN) ./cmd/run-mcp
 
 # npm writes node_modules/.package-lock.json on every install; reinstall when it is
 # missing or older than the lock (or package.json). npm ci wipes node_modules first.
@@ -54,3 +72,31 @@ lint:
 	@out="$$(find . -path ./node_modules -prune -o -path ./.git -prune -o -name '*.go' -print | xargs -r gofmt -l)"; \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+
+# -trimpath, as make npm and GoReleaser build: the compiled packages are shared.
+cross:
+	@for p in $(PLATFORMS); do \
+		echo "== $$p: go build and go vet (CGO_ENABLED=0)"; \
+		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -trimpath ./... ; \
+		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet ./... ; \
+	done
+
+# Static binaries (CGO_ENABLED=0, -trimpath, stripped), then npm/build.mjs
+# assembles the packages and npm-packs them into $(NPM_DIST).
+npm:
+	rm -rf $(NPM_DIST)
+	@for p in $(PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; ext=; [ "$$os" = windows ] && ext=.exe; \
+		echo "== $$p"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '-s -w $(STAMP)' \
+			-o $(NPM_DIST)/bin/$$os-$$arch/run-mcp$$ext ./cmd/run-mcp; \
+	done
+	node npm/build.mjs --version $(VERSION) --bins $(NPM_DIST)/bin --out $(NPM_DIST)
+
+docs:
+	$(GO) run ./scripts/gendocs dist/docs
+
+goreleaser:
+	bash scripts/install-goreleaser.sh
+	"$$(bash scripts/install-goreleaser.sh --print-path)" check
+	"$$(bash scripts/install-goreleaser.sh --print-path)" build --snapshot --clean

@@ -59,5 +59,8 @@ func SignalName(s syscall.Signal) string {
 	if n, ok := names[s]; ok {
 		return n
 	}
+	if n, ok := platformSignalName(s); ok {
+		return n
+	}
 	return fmt.Sprintf("signal %d", int(s))
 }

@@ -50,7 +50,7 @@ func signal(pid int, start uint64, sig syscall.Signal) error {
 	if !ProcAlive(pid, start) {
 		return nil
 	}
-	if err := syscall.Kill(pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+	if err := kill(pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
 		return err
 	}
 	return nil

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/run-mcp/run-mcp/internal/safesocket"
@@ -96,7 +95,7 @@ func Start(dir string, spec Spec, wait time.Duration) (*Record, error) {
 	defer statusR.Close()
 	c := exec.Command(self, DaemonCommand)
 	c.Stdin, c.Stderr, c.ExtraFiles = specR, logf, []*os.File{statusW}
-	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // outlives this command and its terminal
+	c.SysProcAttr = detachedAttr()
 	err = c.Start()
 	specR.Close()
 	statusW.Close()

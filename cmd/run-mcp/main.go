@@ -9,9 +9,6 @@ import (
 	"github.com/run-mcp/run-mcp/cli"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "0.1.0"
-
 // softMemoryLimit makes the collector work harder as the heap nears it, so a
 // large result passing through costs a small multiple of its size in peak
 // memory rather than whatever GOGC's doubling allows. It is soft: a bigger
@@ -22,5 +19,10 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" { // a limit the user set wins
 		debug.SetMemoryLimit(softMemoryLimit)
 	}
-	os.Exit(cli.Execute(cli.NewRoot(version, nil)))
+	id := current()
+	// The version alone is what the agent server reports as serverInfo.version
+	// and the headless commands as clientInfo.version; --version says more.
+	root := cli.NewRoot(id.Version, nil)
+	root.SetVersionTemplate(templateLiteral(id.String()) + "\n")
+	os.Exit(cli.Execute(root))
 }

@@ -20,6 +20,9 @@ const maxSocketPath = 100
 // refused with what was found and what to do; it is never chmodded or
 // followed (another user may have planted it).
 func Dir() (string, error) {
+	if err := supported(); err != nil {
+		return "", err
+	}
 	top := filepath.Join(os.TempDir(), fmt.Sprintf("run-mcp-%d", os.Getuid()))
 	dir := filepath.Join(top, "sessions")
 	for _, d := range []string{top, dir} {

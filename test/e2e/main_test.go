@@ -15,7 +15,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -121,9 +120,7 @@ func runIn(t *testing.T, tmp string, args ...string) result {
 	err := c.Run()
 	r := result{args: args, stdout: out.String(), stderr: errb.String(), took: time.Since(start)}
 	if c.ProcessState != nil {
-		if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			r.maxRSSKB = int64(ru.Maxrss)
-		}
+		r.maxRSSKB = maxRSSKB(c.ProcessState)
 	}
 	var ee *exec.ExitError
 	switch {

@@ -1,3 +1,7 @@
+//go:build !windows
+
+// Orphan checks signal pids directly (syscall.Kill), which Windows lacks.
+
 package e2e
 
 import (

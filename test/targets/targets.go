@@ -168,6 +168,12 @@ func ServerSequentialThinking() ([]string, error) {
 // name is its last element. Call it once per test binary (e.g. in TestMain,
 // with dir from os.MkdirTemp) rather than once per test.
 func BuildBinary(dir, pkg string) (string, error) {
+	return BuildBinaryFlags(dir, pkg)
+}
+
+// BuildBinaryFlags is BuildBinary with extra go build flags before the
+// package, e.g. "-buildvcs=true" or "-ldflags=-X main.version=1.2.3".
+func BuildBinaryFlags(dir, pkg string, flags ...string) (string, error) {
 	root, err := RepoRoot()
 	if err != nil {
 		return "", err
@@ -185,10 +191,11 @@ func BuildBinary(dir, pkg string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("targets: go not found in PATH: %w", err)
 	}
-	c := exec.Command(gobin, "build", "-o", out, pkg)
+	args := append(append([]string{"build", "-o", out}, flags...), pkg)
+	c := exec.Command(gobin, args...)
 	c.Dir = root
 	if msg, err := c.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("targets: go build -o %s %s: %w\n%s", out, pkg, err, msg)
+		return "", fmt.Errorf("targets: go %s: %w\n%s", strings.Join(args, " "), err, msg)
 	}
 	return out, nil
 }

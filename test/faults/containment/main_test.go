@@ -1,3 +1,5 @@
+//go:build !windows
+
 // Package containment checks that nothing a target starts outlives run-mcp:
 // children, grandchildren, descendants that call setsid or double-fork, and
 // ones that ignore SIGTERM, whatever way run-mcp ends (kill -9 included), in

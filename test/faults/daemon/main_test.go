@@ -1,3 +1,5 @@
+//go:build !windows
+
 // Package daemon injects faults into a session daemon through the built
 // binary: garbage, oversized, old argv-style, misaddressed and a thousand
 // concurrent requests; a failing accept; a stopped daemon; Ctrl-C during a

@@ -1,3 +1,5 @@
+//go:build !windows
+
 // Package deadline checks, black-box, that every request run-mcp sends a
 // target has a deadline in every front end: one-shot commands, sessioned
 // commands, validate and the agent server, each against a server

@@ -1,3 +1,5 @@
+//go:build !windows
+
 // Package hostile plays another local user and a careless or hostile host
 // against the built run-mcp binary: a planted or world-writable output
 // directory, a swapped result file, a config file with a secret inside a
