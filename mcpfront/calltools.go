@@ -185,15 +185,17 @@ func promptAsTool(p *mcp.GetPromptResult) *mcp.CallToolResult {
 	return out
 }
 
-// withMetadata prepends the metadata item: timing split into server time
-// and time waiting on a person, one line per input round, and progress.
+// withMetadata prepends 3.0's metadata item, "--- metadata ---" and JSON
+// only, so a script can parse it; the lines for a person (one per input
+// round, and what the server did with the progress token) follow in an item
+// of their own, then the result's items unchanged.
 func withMetadata(res *mcp.CallToolResult, out *actors.Outcome, stats intercept.Stats) *mcp.CallToolResult {
 	meta := map[string]any{
 		"latency_ms": out.Latency.Milliseconds(), "server_ms": out.ServerTime.Milliseconds(), "input_wait_ms": out.InputWait.Milliseconds(),
 		"content_items": len(res.Content), "is_error": res.IsError, "truncated": stats.Truncated,
 		"images_saved": stats.ImagesSaved, "audio_saved": stats.AudioSaved, "results_saved": stats.ResultsSaved,
 		"original_size_bytes": stats.OriginalSizeBytes, "protocol": out.Protocol,
-		"input_requests": map[string]any{"count": len(out.Rounds), "rounds": nonNil(out.Rounds)},
+		"input_requests": inputCounts(out.Rounds),
 		"progress":       map[string]any{"token": out.Token, "events": nonNil(out.Progress)},
 	}
 	b, _ := json.MarshalIndent(meta, "", "  ")
@@ -202,10 +204,21 @@ func withMetadata(res *mcp.CallToolResult, out *actors.Outcome, stats intercept.
 		lines = append(lines, fmt.Sprintf("Input round %d: %s", i+1, r.Line()))
 	}
 	lines = append(lines, progressLine(out.Progress))
-	text := "--- metadata ---\n" + strings.Join(lines, "\n") + "\n" + string(b)
 	shown := *res
-	shown.Content = append([]mcp.Content{mcp.NewTextContent(text)}, res.Content...)
+	shown.Content = append([]mcp.Content{mcp.NewTextContent("--- metadata ---\n" + string(b)), mcp.NewTextContent(strings.Join(lines, "\n"))}, res.Content...)
 	return &shown
+}
+
+// inputCounts is input_requests of the metadata: a count per kind of
+// client-input request (every kind present, so a zero is visible), the
+// total, and one entry per round.
+func inputCounts(rounds []actors.Round) map[string]any {
+	m := map[string]any{"elicitation": 0, "sampling": 0, "roots": 0, "total": len(rounds), "rounds": nonNil(rounds)}
+	for _, r := range rounds {
+		n, _ := m[r.Kind].(int)
+		m[r.Kind] = n + 1
+	}
+	return m
 }
 
 func nonNil[T any](s []T) []T {
@@ -260,9 +273,14 @@ func (f *front) list(ctx context.Context, a map[string]any) (*mcp.CallToolResult
 	if err != nil {
 		return nil, err
 	}
+	name := getStr(a, "name")
+	shown := filterListing(l, name)
+	if name != "" && noneOf(shown, types) {
+		return nil, notListed(l, name, types)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s offers %s\n", info.Name, describeOffer(l))
-	f.includeBlocks(&b, filterListing(l, getStr(a, "name")), types, getBool(a, "summary"))
+	f.includeBlocks(&b, shown, types, getBool(a, "summary"))
 	return textResult(strings.TrimRight(b.String(), "\n")), nil
 }
 
@@ -277,9 +295,15 @@ func (f *front) notifications(ctx context.Context, a map[string]any) (*mcp.CallT
 		st, _ := c.Status(ctx)
 		fmt.Fprintf(&b, "Note: connection %s is not running (%s); these are what the server sent before.\n", c.Name(), st.Why)
 	}
+	method := getStr(a, "method")
+	if len(notes) == 0 {
+		// 3.0's words, with what to do about it.
+		b.WriteString(noNotifications(c.Name(), method))
+		return textResult(b.String()), nil
+	}
 	fmt.Fprintf(&b, "%d of %d matching notification(s)", len(notes), total)
-	if m := getStr(a, "method"); m != "" {
-		fmt.Fprintf(&b, " (method contains %q)", m)
+	if method != "" {
+		fmt.Fprintf(&b, " (method contains %q)", method)
 	}
 	if getBool(a, "clear") {
 		b.WriteString("; the log was cleared")
@@ -290,6 +314,15 @@ func (f *front) notifications(ctx context.Context, a map[string]any) (*mcp.CallT
 		b.Write(j)
 	}
 	return textResult(strings.TrimRight(b.String(), "\n")), nil
+}
+
+// noNotifications is the reply when nothing matches: 3.0's "No
+// notifications", and how to get some.
+func noNotifications(conn, method string) string {
+	if method != "" {
+		return fmt.Sprintf("No notifications with a method containing %q from connection %s. Leave out method to see every kind, or trigger one and look again.", method, conn)
+	}
+	return fmt.Sprintf("No notifications from connection %s yet. They arrive outside request/response: trigger one (a tool that changes the tool list, a resource update after subscribe_to_resource, a log message), then call get_server_notifications again.", conn)
 }
 
 func (f *front) subscribe(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
@@ -335,7 +368,7 @@ func (f *front) subscribeModern(ctx context.Context, c *actors.Conn, uri string,
 	if err != nil {
 		return nil, fmt.Errorf("the server did not open a subscriptions/listen stream for %s: %w", uri, err)
 	}
-	return textResult(listenLine(s) + ".\nTrigger a change, then check get_server_notifications method=resources/updated."), nil
+	return textResult(fmt.Sprintf("Subscribed to %s with a subscriptions/listen stream: %s.\nTrigger a change, then check get_server_notifications method=resources/updated.", uri, uriHonored(s, uri))), nil
 }
 
 func (f *front) readResult(_ context.Context, a map[string]any) (*mcp.CallToolResult, error) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -114,28 +115,63 @@ func (f *front) describe(b *strings.Builder, info actors.Info) {
 	}
 	fmt.Fprintf(b, "Capabilities: %s\n", capList(info.Capabilities))
 	if l := info.Listing; l.Has.Tools || l.Has.Resources || l.Has.Prompts {
+		// 3.0's line, which agents' prompts look for.
+		fmt.Fprintf(b, "Tools available: %d\n", len(rawOf(l, "tools")))
 		fmt.Fprintf(b, "Offers: %s\n", snapshot.Summary(l))
 	}
 	b.WriteString(f.inputLine(len(info.Roots)) + "\n")
 	if l := info.Listen; l != nil {
-		b.WriteString(listenLine(*l) + "\n")
+		b.WriteString(listChangedLine(*l) + "\n")
 	}
 	if n := info.Noise; n.NoiseTotal > 0 || n.ErrorsTotal > 0 {
 		b.WriteString(noiseSection(n))
 	}
 }
 
-// listenLine says what a listen stream asked for and what the server honored,
-// so a filter it accepted but will never deliver on is visible.
-func listenLine(s actors.Stream) string {
+// listChangedLine says what the list_changed stream of a modern connection
+// asked for and what the server honored, so a filter it accepted but will
+// never deliver on is visible (3.0's words: "list_changed stream:
+// requested …", "server honored …").
+func listChangedLine(s actors.Stream) string {
 	if s.Honored == nil {
-		return fmt.Sprintf("Listen stream (subscriptions/listen): asked %s; it failed: %s", actors.Describe(s.Asked), s.Err)
+		return fmt.Sprintf("list_changed stream: requested %s (subscriptions/listen); it failed: %s", actors.Describe(s.Asked), s.Err)
 	}
-	line := fmt.Sprintf("Listen stream (subscriptions/listen): asked %s; the server honored %s", actors.Describe(s.Asked), actors.Describe(*s.Honored))
+	line := fmt.Sprintf("list_changed stream: requested %s (subscriptions/listen); server honored %s", actors.Describe(s.Asked), actors.Describe(*s.Honored))
 	if missing := actors.Unhonored(s.Asked, *s.Honored); missing != "" {
 		line += fmt.Sprintf(" (not honored: %s, so those notifications will never arrive)", missing)
 	}
 	return line
+}
+
+// uriHonored says whether a per-URI listen stream's server took the URI.
+func uriHonored(s actors.Stream, uri string) string {
+	switch {
+	case s.Honored == nil:
+		return fmt.Sprintf("the stream failed, so the server never honored the URI: %s", s.Err)
+	case slices.Contains(s.Honored.ResourceSubscriptions, uri):
+		return "the server honored the URI"
+	}
+	return fmt.Sprintf("the server did not honor the URI (it acknowledged %s), so notifications/resources/updated will never arrive for it", actors.Describe(*s.Honored))
+}
+
+// streamLines are status's lines for the open listen streams: the
+// list_changed stream, then one "Resource subscriptions:" line.
+func streamLines(streams []actors.Stream) []string {
+	var lines, uris []string
+	for _, s := range streams {
+		uriOnly := s.Asked
+		uriOnly.ResourceSubscriptions = nil
+		if !uriOnly.IsEmpty() {
+			lines = append(lines, listChangedLine(s))
+		}
+		for _, uri := range s.Asked.ResourceSubscriptions {
+			uris = append(uris, fmt.Sprintf("%s (%s)", uri, uriHonored(s, uri)))
+		}
+	}
+	if len(uris) > 0 {
+		lines = append(lines, "Resource subscriptions: "+strings.Join(uris, ", "))
+	}
+	return lines
 }
 
 // inputLine says what a target's requests to the client will reach.
@@ -289,7 +325,7 @@ func (f *front) status(ctx context.Context, a map[string]any) (*mcp.CallToolResu
 		conns = f.reg.Conns()
 	}
 	if len(conns) == 0 {
-		return textResult("No connections. Call connect_to_mcp to start your server.\n" + f.inputLine(0)), nil
+		return textResult("No target server connected. Call connect_to_mcp to start your server.\n" + f.inputLine(0)), nil
 	}
 	var parts []string
 	for _, c := range conns {
@@ -299,10 +335,7 @@ func (f *front) status(ctx context.Context, a map[string]any) (*mcp.CallToolResu
 		}
 		text := f.statusText(st)
 		if streams, err := c.Streams(ctx); err == nil && len(streams) > 0 && st.Phase == actors.PhaseLive {
-			text += fmt.Sprintf("\nListen streams open: %d", len(streams))
-			for _, s := range streams {
-				text += "\n  " + listenLine(s)
-			}
+			text += fmt.Sprintf("\nListen streams open: %d\n", len(streams)) + strings.Join(streamLines(streams), "\n")
 		}
 		parts = append(parts, text)
 	}
@@ -322,7 +355,8 @@ func (f *front) statusText(st actors.Status) string {
 	if st.Why != "" && st.Phase != actors.PhaseLive {
 		fmt.Fprintf(&b, " (%s)", st.Why)
 	}
-	b.WriteString("\n")
+	// 3.0's line, which scripts and agents' prompts look for.
+	fmt.Fprintf(&b, "\nConnected: %t\n", st.Phase == actors.PhaseLive)
 	if st.Info != nil {
 		if st.Info.Pid > 0 {
 			fmt.Fprintf(&b, "PID: %d", st.Info.Pid)

@@ -2,9 +2,12 @@ package mcpfront
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/internal/snapshot"
 )
 
@@ -33,7 +36,8 @@ func (f *front) includeBlocks(b *strings.Builder, l snapshot.Listing, kinds []st
 				lines = append(lines, summaryLine(e.Name, e.Description))
 			}
 		}
-		fmt.Fprintf(b, "\n%s (%d):\n", title(k), len(lines))
+		// 3.0's section headings, which agents' prompts look for.
+		fmt.Fprintf(b, "\n--- %s ---\n", title(k))
 		if !offered(l, k) {
 			b.WriteString("(the server does not declare this capability)\n")
 			continue
@@ -94,7 +98,7 @@ func offered(l snapshot.Listing, kind string) bool {
 }
 
 func title(kind string) string {
-	return map[string]string{"tools": "Tools", "resources": "Resources", "resource_templates": "Resource templates", "prompts": "Prompts"}[kind]
+	return map[string]string{"tools": "Tools", "resources": "Resources", "resource_templates": "Resource Templates", "prompts": "Prompts"}[kind]
 }
 
 func summaryLine(name, desc string) string {
@@ -131,5 +135,52 @@ func filterListing(l snapshot.Listing, sub string) snapshot.Listing {
 	}
 	out := l
 	out.Raw.Tools, out.Raw.Resources, out.Raw.Templates, out.Raw.Prompts = keep("tools"), keep("resources"), keep("resource_templates"), keep("prompts")
+	return out
+}
+
+// noneOf reports whether l has no entry of any of kinds.
+func noneOf(l snapshot.Listing, kinds []string) bool {
+	for _, k := range kinds {
+		if len(rawOf(l, k)) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// maxAvailable is how many names of one kind a "not found" reply lists.
+const maxAvailable = 50
+
+// notListed is a name filter that matched nothing, in 3.0's words
+// (`Tool "x" not found`, `Available: …`), with the names that are there.
+func notListed(l snapshot.Listing, sub string, kinds []string) error {
+	noun := map[string]string{"tools": "Tool", "resources": "Resource", "resource_templates": "Resource template", "prompts": "Prompt"}[kinds[0]]
+	var avail []string
+	for _, k := range kinds {
+		var keys []string
+		for _, raw := range rawOf(l, k) {
+			keys = append(keys, snapshot.Read(raw).Key(k))
+		}
+		if len(keys) > maxAvailable {
+			keys = append(keys[:maxAvailable], fmt.Sprintf("+%d more", len(keys)-maxAvailable))
+		}
+		avail = append(avail, keys...)
+	}
+	list := "nothing (the server lists none of these kinds)"
+	if len(avail) > 0 {
+		list = strings.Join(avail, ", ")
+	}
+	msg := fmt.Sprintf("%s %q not found: no %s has a name or URI containing it (any case). Available: %s", noun, sub, strings.Join(kindWords(kinds), ", "), list)
+	if slices.Contains(kinds, "tools") {
+		return &actors.CodedError{Code: actors.CodeUnknownTool, Msg: msg}
+	}
+	return errors.New(msg)
+}
+
+func kindWords(kinds []string) []string {
+	out := make([]string, 0, len(kinds))
+	for _, k := range kinds {
+		out = append(out, strings.ReplaceAll(strings.TrimSuffix(k, "s"), "_", " "))
+	}
 	return out
 }

@@ -71,6 +71,6 @@ func (f *front) relayOnce(conn string, cur *relayCursor) {
 	if more > 0 {
 		text += fmt.Sprintf("\n[... %s more line(s): get_mcp_server_stderr connection=%s since=%d ...]", wire.Thousands(more), conn, first+relayLines)
 	}
-	_ = f.out.notify("notifications/message", map[string]any{"level": "info", "logger": "run-mcp/" + conn + "/stderr",
+	_ = f.out.notify("notifications/message", map[string]any{"level": "info", "logger": "target-stderr",
 		"data": text, "_meta": map[string]any{"run-mcp/connection": conn}})
 }

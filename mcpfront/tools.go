@@ -82,7 +82,7 @@ func (f *front) toolDefs() []toolDef {
 			object([]string{"uri"}, schema{"uri": str("The resource URI."), "unsubscribe": boolean("Unsubscribe instead."), "connection": connectionArg()}), f.subscribe},
 		{"reconnect_to_mcp", "Restart the server after you edited its code, and see what changed (tools added, modified, removed). Settings not given are kept. Works on a crashed or disconnected connection too.",
 			object(nil, connectProps(false)), f.reconnect},
-		{"read_result", "Page through a result that was too long and was saved to disk (the id is in the [Truncated: …] note).",
+		{"read_result", "Page through a result that was too long and was saved to disk (the id is in the [truncated at …] note).",
 			object([]string{"id"}, schema{"id": str("The result id, e.g. r2."), "offset": count("Character offset (default 0)."), "length": count("How many characters (default and max: --max-text).")}), f.readResult},
 		{"disconnect_from_mcp", "Stop the server without restarting it. Its record (stderr, exit) stays readable unless forget is true.",
 			object(nil, schema{"connection": connectionArg(), "forget": boolean("Also drop the record.")}), f.disconnect},
@@ -152,10 +152,31 @@ func (f *front) wrap(d toolDef) server.ToolHandlerFunc {
 		}
 		res, err = d.run(ctx, args)
 		if err != nil {
-			return errResult(err), nil
+			return errResult(f.notConnected(d.name, err)), nil
 		}
 		return res, nil
 	}
+}
+
+// notConnected puts 3.0's words after the code of a NO_CONNECTION error
+// when no connection is live at all: "Not connected" for a call, "No target
+// server connected" for the other tools (scripts and agents' prompts look for
+// them). The code stays first; the rest of the message says how to connect.
+func (f *front) notConnected(tool string, err error) error {
+	ce, ok := err.(*actors.CodedError) // only a bare one: a wrapped one says more
+	if !ok || ce.Code != actors.CodeNoConnection {
+		return err
+	}
+	for _, c := range f.reg.Conns() {
+		if c.Phase() == actors.PhaseLive {
+			return err
+		}
+	}
+	words := "No target server connected"
+	if tool == "call_mcp_primitive" {
+		words = "Not connected"
+	}
+	return &actors.CodedError{Code: ce.Code, Msg: words + ": " + ce.Msg}
 }
 
 func errResult(err error) *mcp.CallToolResult {

@@ -71,10 +71,10 @@ func (i *Interceptor) unknownID(id string) error {
 	}
 	i.mu.Unlock()
 	if len(ids) == 0 {
-		return fmt.Errorf("no saved result has id %q: no results have been saved in this session and %s holds no result_%s.txt (it may have been pruned); use the id from a [Truncated: ...] note", id, i.dir, id)
+		return fmt.Errorf("Unknown result id %q: no results have been saved in this session and %s holds no result_%s.txt (it may have been pruned); use the id from a [truncated at …] note", id, i.dir, id)
 	}
 	slices.SortFunc(ids, compareIDs)
-	return fmt.Errorf("no saved result has id %q: known ids are %s; use the id from a [Truncated: ...] note", id, strings.Join(ids, ", "))
+	return fmt.Errorf("Unknown result id %q: known ids are %s; use the id from a [truncated at …] note", id, strings.Join(ids, ", "))
 }
 
 // compareIDs orders r2 before r10.

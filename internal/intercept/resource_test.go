@@ -57,7 +57,7 @@ func TestEmbeddedLongTextResourceIsSpilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	trc := got.Content[0].(mcp.EmbeddedResource).Resource.(mcp.TextResourceContents)
-	if !strings.HasPrefix(trc.Text, "line\nline\n\n\n[Truncated: showing 10 of 50 chars.") || trc.URI != "file:///log" {
+	if !strings.HasPrefix(trc.Text, "line\nline\n\n\n[truncated at 10 of 50 chars.") || trc.URI != "file:///log" {
 		t.Errorf("resource = %+v", trc)
 	}
 	if !stats.Truncated {

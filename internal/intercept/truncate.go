@@ -50,6 +50,8 @@ func (p *pass) spillText(s string, chars int) (string, error) {
 }
 
 func truncationNote(shown, total int, path, id string) string {
-	return fmt.Sprintf("\n\n[Truncated: showing %s of %s chars. Full text saved to %s. Read more with read_result id=%q offset=%d.]",
-		commas(shown), commas(total), path, id, shown)
+	// 3.0's shape ("truncated at N of M chars", "result id: rN"), which
+	// agents' prompts look for.
+	return fmt.Sprintf("\n\n[truncated at %s of %s chars. Full text saved to %s (result id: %s). Read more with read_result id=%q offset=%d.]",
+		commas(shown), commas(total), path, id, id, shown)
 }

@@ -21,8 +21,8 @@ func TestLongTextIsTruncatedAndSavedWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(i.OutDir(), "result_r1.txt")
-	want := text[:50_000] + "\n\n[Truncated: showing 50,000 of 200,000 chars. Full text saved to " + path +
-		`. Read more with read_result id="r1" offset=50000.]`
+	want := text[:50_000] + "\n\n[truncated at 50,000 of 200,000 chars. Full text saved to " + path +
+		` (result id: r1). Read more with read_result id="r1" offset=50000.]`
 	if g := textOf(t, got.Content[0]); g != want {
 		t.Errorf("reply tail = %q,\nwant %q", g[len(g)-150:], want[len(want)-150:])
 	}
@@ -45,7 +45,7 @@ func TestTruncationCountsCharactersNotBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := textOf(t, got.Content[0])
-	if !strings.HasPrefix(g, "héllo\n\n[Truncated: showing 5 of 13 chars.") {
+	if !strings.HasPrefix(g, "héllo\n\n[truncated at 5 of 13 chars.") {
 		t.Errorf("reply = %q", g)
 	}
 	// 5 multi-byte characters are not over a limit of 5.
@@ -69,7 +69,7 @@ func TestPerCallTextLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := textOf(t, got.Content[0])
-	if !strings.HasPrefix(g, "xxxxxxxxxx\n\n[Truncated: showing 10 of 200,000 chars.") || !strings.HasSuffix(g, `id="r1" offset=10.]`) {
+	if !strings.HasPrefix(g, "xxxxxxxxxx\n\n[truncated at 10 of 200,000 chars.") || !strings.HasSuffix(g, `id="r1" offset=10.]`) {
 		t.Errorf("reply = %q", g)
 	}
 }

@@ -27,7 +27,7 @@ func (e *UnknownToolError) Error() string {
 	if len(e.Names) == 0 {
 		b.WriteString(" The server lists no tools.")
 	} else {
-		fmt.Fprintf(&b, " Available tools (%d): %s", len(e.Names), strings.Join(e.Names, ", "))
+		fmt.Fprintf(&b, " Available tools: %s", strings.Join(e.Names, ", "))
 	}
 	return b.String()
 }

@@ -64,7 +64,13 @@ func (r *Report) finish() {
 // checks that warned or failed are listed; with deep, every one.
 func (r Report) Text(deep bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Validation Result: %s\n", r.Result)
+	// 3.0's headings: the quick form says SUCCESS or FAILED, the deep one
+	// the overall status.
+	if deep {
+		fmt.Fprintf(&b, "Validation Result: %s\n", r.Result)
+	} else {
+		fmt.Fprintf(&b, "Validation Result: %s\nStatus: %s\n", r.quick(), r.Result)
+	}
 	fmt.Fprintf(&b, "Command: %s\n", r.Command)
 	if r.ServerName != "" {
 		fmt.Fprintf(&b, "Server: %s %s\n", r.ServerName, r.ServerVersion)
@@ -73,7 +79,7 @@ func (r Report) Text(deep bool) string {
 		fmt.Fprintf(&b, "Protocol: %s (%s)\n", r.ProtocolVersion, r.ProtocolEra)
 	}
 	if r.Connected {
-		fmt.Fprintf(&b, "Capabilities: %s\nTools: %d\n", orNone(r.Capabilities), r.Tools)
+		fmt.Fprintf(&b, "Capabilities: %s\nTools Count: %d\n", orNone(r.Capabilities), r.Tools)
 	}
 	counts := map[Status]int{}
 	for _, c := range r.Checks {
@@ -96,6 +102,15 @@ func (r Report) Text(deep bool) string {
 		b.WriteString(l + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// quick is the quick form's verdict: FAILED when a check failed (the
+// server could not be reached, or a strict client would reject it).
+func (r Report) quick() string {
+	if r.Result == Fail {
+		return "FAILED"
+	}
+	return "SUCCESS"
 }
 
 // JSON renders the report as indented JSON.

@@ -20,13 +20,13 @@ func TestInvalidArguments(t *testing.T) {
 	}
 	wantContains(t, "connect_to_mcp {comand}", text, "command")
 	status := mustText(t, h, "mcp_server_status", nil)
-	wantContains(t, "status after a refused connect", status, "No connections.")
+	wantContains(t, "status after a refused connect", status, "No target server connected.")
 
 	// With the required argument present, the misspelling itself is named.
 	text = mustFail(t, h, "connect_to_mcp", map[string]any{"command": bin, "arg": []any{"demo-server"}})
 	wantContains(t, "connect_to_mcp {arg}", text, "INVALID_ARGUMENT", `"arg"`, `did you mean "args"?`)
 	status = mustText(t, h, "mcp_server_status", nil)
-	wantContains(t, "status after a refused connect", status, "No connections.")
+	wantContains(t, "status after a refused connect", status, "No target server connected.")
 
 	text = mustFail(t, h, "call_mcp_primitive", tool("echo", map[string]any{"message": "hi"}, "timeout_ms", "5s"))
 	if !strings.HasPrefix(text, "INVALID_ARGUMENT") {

@@ -45,7 +45,7 @@ func TestListPrimitives(t *testing.T) {
 	h := start(t)
 	connectDemo(t, h, "")
 	text := mustText(t, h, "list_mcp_primitives", map[string]any{"type": []any{"tools"}, "name": "ech", "summary": true})
-	wantContains(t, "list tools named ech", text, "default offers 17 tools, 1 resource, 1 resource template, 1 prompt", "Tools (1):\n- echo: Echoes the message back.")
+	wantContains(t, "list tools named ech", text, "default offers 17 tools, 1 resource, 1 resource template, 1 prompt", "--- Tools ---\n- echo: Echoes the message back.")
 	text = mustText(t, h, "list_mcp_primitives", map[string]any{"type": []any{"prompts", "resource_templates"}})
 	wantContains(t, "list prompts and templates", text, `"name": "greet"`, `"uriTemplate": "demo://echo/{text}"`)
 	// add_tool changes the list at run time; the call check refreshes it.
@@ -59,17 +59,17 @@ func TestValidate(t *testing.T) {
 	t.Parallel()
 	h := start(t)
 	text := mustText(t, h, "validate_mcp_server", map[string]any{"command": bin, "args": demoArgs()})
-	wantContains(t, "validate a good server", text, "Validation Result: PASS", "Server: run-mcp-demo 1.0.0", "Protocol: 2025-11-25 (legacy era)")
+	wantContains(t, "validate a good server", text, "Validation Result: SUCCESS\nStatus: PASS", "Server: run-mcp-demo 1.0.0", "Tools Count: 17", "Protocol: 2025-11-25 (legacy era)")
 
 	text, _ = callText(t, h, "validate_mcp_server", map[string]any{"command": bin, "args": demoArgs("--stdout-noise", "debug: booting")})
-	wantContains(t, "validate a noisy server", text, "Validation Result: FAIL", "stdout_protocol_channel", "debug: booting")
+	wantContains(t, "validate a noisy server", text, "Validation Result: FAILED", "stdout_protocol_channel", "debug: booting")
 
 	text, _ = callText(t, h, "validate_mcp_server", map[string]any{"command": bin, "args": demoArgs("--crash-at-start", "no config")})
-	wantContains(t, "validate a crashing server", text, "Validation Result: FAIL", "The server exited with code 1.", "demo-server: fatal: no config")
+	wantContains(t, "validate a crashing server", text, "Validation Result: FAILED", "The server exited with code 1.", "demo-server: fatal: no config")
 
 	// validate never touches the agent's connections.
 	status := mustText(t, h, "mcp_server_status", nil)
-	wantContains(t, "status after validate", status, "No connections.")
+	wantContains(t, "status after validate", status, "No target server connected.")
 }
 
 // -m -1 keeps media inline.

@@ -45,10 +45,10 @@ func fixtureItems(t *testing.T, kind string) string {
 }
 
 // block returns, compacted, the JSON array that follows the heading line
-// "<title> (N):" in a reply.
+// "--- <title> ---" in a reply.
 func block(t *testing.T, reply, title string) string {
 	t.Helper()
-	i := strings.Index(reply, "\n"+title+" (")
+	i := strings.Index(reply, "\n--- "+title+" ---\n")
 	if i < 0 {
 		t.Fatalf("the reply has no %q section:\n%s", title, reply)
 	}
@@ -62,7 +62,7 @@ func block(t *testing.T, reply, title string) string {
 }
 
 var sections = []struct{ title, kind string }{
-	{"Tools", "tools"}, {"Resources", "resources"}, {"Resource templates", "resourceTemplates"}, {"Prompts", "prompts"},
+	{"Tools", "tools"}, {"Resources", "resources"}, {"Resource Templates", "resourceTemplates"}, {"Prompts", "prompts"},
 }
 
 func wantSections(t *testing.T, what, reply string) {
@@ -244,7 +244,7 @@ func TestFaithfulHostIDs(t *testing.T) {
 	if want := `{"arguments":{"n":` + big + `,"pad":200}}`; structured != want {
 		t.Errorf("structuredContent of an intercepted result is %s, the server sent %s:\n%s", structured, want, answer)
 	}
-	if !strings.Contains(text, "Truncated") {
+	if !strings.Contains(text, "[truncated at ") {
 		t.Errorf("the long text was not intercepted, so this checked nothing:\n%s", answer)
 	}
 }

@@ -57,8 +57,14 @@ func TestElicitationRelayed(t *testing.T) {
 		t.Errorf("input_wait_ms = %v, want > 0 after a 300 ms form", meta["input_wait_ms"])
 	}
 	ir, _ := meta["input_requests"].(map[string]any)
-	if n, _ := ir["count"].(float64); n != 1 {
-		t.Errorf("input_requests.count = %v, want 1", ir["count"])
+	if n, _ := ir["total"].(float64); n != 1 {
+		t.Errorf("input_requests.total = %v, want 1", ir["total"])
+	}
+	if n, _ := ir["elicitation"].(float64); n != 1 {
+		t.Errorf("input_requests.elicitation = %v, want 1", ir["elicitation"])
+	}
+	if n, ok := ir["sampling"].(float64); !ok || n != 0 {
+		t.Errorf("input_requests.sampling = %v, want 0", ir["sampling"])
 	}
 	rounds, _ := ir["rounds"].([]any)
 	if len(rounds) == 1 {

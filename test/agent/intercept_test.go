@@ -133,11 +133,11 @@ func TestSpillAndReadResult(t *testing.T) {
 
 	text := mustText(t, h, "call_mcp_primitive", tool("big_text", map[string]any{"chars": 200000}))
 	wantContains(t, "spilled reply", text,
-		"[Truncated: showing 50,000 of 200,000 chars.",
+		"[truncated at 50,000 of 200,000 chars.",
 		filepath.Join(dir, "result_r1.txt"),
 		`read_result id="r1" offset=50000`,
 	)
-	if !strings.HasPrefix(text, full[:50000]+"\n\n[Truncated:") {
+	if !strings.HasPrefix(text, full[:50000]+"\n\n[truncated at ") {
 		t.Errorf("the reply does not keep the first 50,000 chars before the note")
 	}
 	saved, err := os.ReadFile(filepath.Join(dir, "result_r1.txt"))

@@ -375,25 +375,27 @@ func eventually(d time.Duration, f func() bool) bool {
 	}
 }
 
-// metadata extracts the JSON object of a "--- metadata ---" item.
+// metadata extracts 3.0's metadata: the first item is "--- metadata ---"
+// followed by JSON only; the second holds the lines for a person (input
+// rounds, progress); the result's own items follow.
 func metadata(t *testing.T, res *mcp.CallToolResult) (lines []string, meta map[string]any) {
 	t.Helper()
-	if len(res.Content) == 0 {
-		t.Fatalf("no content in %+v", res)
+	if len(res.Content) < 2 {
+		t.Fatalf("want the metadata item and the lines item, got %+v", res.Content)
 	}
 	tc, ok := mcp.AsTextContent(res.Content[0])
 	if !ok || !strings.HasPrefix(tc.Text, "--- metadata ---\n") {
 		t.Fatalf("first item is not the metadata: %+v", res.Content[0])
 	}
 	body := strings.TrimPrefix(tc.Text, "--- metadata ---\n")
-	i := strings.Index(body, "\n{")
-	if i < 0 {
-		t.Fatalf("metadata has no JSON: %q", tc.Text)
+	if err := json.Unmarshal([]byte(body), &meta); err != nil {
+		t.Fatalf("the metadata item is not \"--- metadata ---\" and JSON only: %v in %q", err, tc.Text)
 	}
-	if err := json.Unmarshal([]byte(body[i+1:]), &meta); err != nil {
-		t.Fatalf("metadata JSON: %v in %q", err, body[i+1:])
+	human, ok := mcp.AsTextContent(res.Content[1])
+	if !ok {
+		t.Fatalf("second item is not the metadata's lines: %+v", res.Content[1])
 	}
-	return strings.Split(body[:i], "\n"), meta
+	return strings.Split(human.Text, "\n"), meta
 }
 
 func writeFile(t *testing.T, path, content string) {

@@ -14,10 +14,10 @@ func TestModernEraListenStreams(t *testing.T) {
 	h := start(t)
 	text := mustText(t, h, "connect_to_mcp", map[string]any{"command": bin, "args": demoArgs(), "protocol": "2026-07-28"})
 	wantContains(t, "modern connect", text, "Protocol: 2026-07-28 (modern era",
-		"Listen stream (subscriptions/listen): asked toolsListChanged, promptsListChanged, resourcesListChanged; the server honored toolsListChanged, promptsListChanged, resourcesListChanged")
+		"list_changed stream: requested toolsListChanged, promptsListChanged, resourcesListChanged (subscriptions/listen); server honored toolsListChanged, promptsListChanged, resourcesListChanged")
 
 	text = mustText(t, h, "subscribe_to_resource", map[string]any{"uri": "demo://counter"})
-	wantContains(t, "modern subscribe", text, "asked resourceSubscriptions [demo://counter]; the server honored resourceSubscriptions [demo://counter]")
+	wantContains(t, "modern subscribe", text, "Subscribed to demo://counter with a subscriptions/listen stream: the server honored the URI.")
 	mustText(t, h, "call_mcp_primitive", tool("bump_counter", nil))
 	mustText(t, h, "call_mcp_primitive", tool("add_tool", map[string]any{"name": "fresh_tool"}))
 	// resources/updated carries the subscription id of its stream. (mcp-go

@@ -55,7 +55,7 @@ func TestStderrRelayedToHost(t *testing.T) {
 	ok := eventually(5*time.Second, func() bool {
 		relayed = nil
 		for _, n := range h.notifications() {
-			if n.Method == "notifications/message" && n.Params.AdditionalFields["logger"] == "run-mcp/relay/stderr" {
+			if n.Method == "notifications/message" && n.Params.AdditionalFields["logger"] == "target-stderr" {
 				relayed = append(relayed, n)
 			}
 		}

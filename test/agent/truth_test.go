@@ -374,7 +374,7 @@ func TestBadValuesAreInvalidArgument(t *testing.T) {
 			t.Errorf("%s %v: got %q, want INVALID_ARGUMENT … %s", tc.tool, tc.args, text, tc.want)
 		}
 	}
-	if st := mustText(t, h, "mcp_server_status", nil); !strings.HasPrefix(st, "No connections.") {
+	if st := mustText(t, h, "mcp_server_status", nil); !strings.HasPrefix(st, "No target server connected.") {
 		t.Errorf("a refused argument started something:\n%s", st)
 	}
 }

@@ -145,7 +145,7 @@ func TestSessionDevLoop(t *testing.T) {
 	// validate checks the running instance.
 	r = s.run("validate", "--session", "main")
 	r.wantCode(t, 0)
-	r.wantStdout(t, "Validation Result: PASS")
+	r.wantStdout(t, "Validation Result: SUCCESS", "Status: PASS")
 
 	r = s.run("close-session", "main")
 	r.wantCode(t, 0)

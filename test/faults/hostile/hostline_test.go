@@ -62,7 +62,7 @@ func TestHostLineOver64MBGetsAnErrorForItsID(t *testing.T) {
 			}
 		}
 		// Still answering, in order after the big line.
-		if text, isErr := h.call("read_result", map[string]any{"id": "r1"}); !isErr || !strings.Contains(text, "no saved result has id") {
+		if text, isErr := h.call("read_result", map[string]any{"id": "r1"}); !isErr || !strings.Contains(text, `Unknown result id "r1"`) {
 			t.Errorf("after the big line read_result answered %v %q", isErr, text)
 		}
 	}
