@@ -306,7 +306,7 @@ func (d *daemon) answer(ctx context.Context, req *Request) (reply Reply) {
 	diff := d.rec.Mismatch(req.Caller)
 	d.recMu.Unlock()
 	if diff != "" {
-		return Reply{Code: ExitUsage, Stderr: fmt.Sprintf("run-mcp: session %q was started with a different setup: %s. Omit the command to attach to it, or close-session %s to replace it\n", d.name, diff, d.name)}
+		return Reply{Code: ExitUsage, Stderr: fmt.Sprintf("run-mcp: session %q %s. Omit the command (and --env, --protocol) to use it as it is, or run close-session %s to replace it\n", d.name, diff, d.name)}
 	}
 	if req.IdleMinutes != nil {
 		d.idle.Store(int64(*req.IdleMinutes * float64(time.Minute)))
