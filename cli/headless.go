@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -34,7 +34,7 @@ type job struct {
 	args map[string]any // the parsed argument words
 	// shorthand names the args written key=value (typed by the schema).
 	shorthand map[string]bool
-	info actors.Info
+	info      actors.Info
 	// count, deep and asJSON are the words of stderr and validate.
 	count        int
 	deep, asJSON bool

@@ -37,22 +37,22 @@ type Record struct {
 	// DaemonStart and ServerStart are the processes' start times (Linux:
 	// clock ticks since boot, /proc/<pid>/stat field 22; 0 elsewhere), so a
 	// reused pid is not taken for the daemon or its server.
-	DaemonStart uint64    `json:"daemon_start,omitempty"`
-	Pid         int       `json:"pid"`
-	ServerStart uint64    `json:"server_start,omitempty"`
-	Target      string    `json:"command"`
-	Command     string    `json:"exec"`
-	Args        []string  `json:"args"`
-	URL         string    `json:"url,omitempty"`
-	Cwd         string    `json:"cwd"`
-	EnvKeys     []string  `json:"env_keys"`
-	EnvHash     string    `json:"env_hash"`
+	DaemonStart uint64   `json:"daemon_start,omitempty"`
+	Pid         int      `json:"pid"`
+	ServerStart uint64   `json:"server_start,omitempty"`
+	Target      string   `json:"command"`
+	Command     string   `json:"exec"`
+	Args        []string `json:"args"`
+	URL         string   `json:"url,omitempty"`
+	Cwd         string   `json:"cwd"`
+	EnvKeys     []string `json:"env_keys"`
+	EnvHash     string   `json:"env_hash"`
 	// EnvHashes fingerprint each value alone, so a refusal can name the
 	// variables that differ (names only).
-	EnvHashes map[string]string `json:"env_hashes,omitempty"`
-	Protocol    string    `json:"protocol"`
-	StartedAt   time.Time `json:"started_at"`
-	IdleMinutes float64   `json:"idle_timeout"`
+	EnvHashes   map[string]string `json:"env_hashes,omitempty"`
+	Protocol    string            `json:"protocol"`
+	StartedAt   time.Time         `json:"started_at"`
+	IdleMinutes float64           `json:"idle_timeout"`
 }
 
 // RecordPath and LogPath are a session's files in the session directory.

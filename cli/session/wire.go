@@ -64,13 +64,13 @@ type Request struct {
 	URI     string `json:"uri,omitempty"`
 	// Args are the tool or prompt arguments, kept as raw JSON so numbers
 	// stay exact (decoded with UseNumber, never through float64).
-	Args  json.RawMessage `json:"args,omitempty"`
+	Args json.RawMessage `json:"args,omitempty"`
 	// Shorthand names the args written key=value: strings, unless the
 	// tool's schema declares the property a number, integer or boolean.
 	Shorthand []string `json:"shorthand,omitempty"`
-	Count int             `json:"count,omitempty"` // stderr: the last count lines (0: all)
-	Deep  bool            `json:"deep,omitempty"`  // validate
-	JSON  bool            `json:"json,omitempty"`  // validate
+	Count     int      `json:"count,omitempty"` // stderr: the last count lines (0: all)
+	Deep      bool     `json:"deep,omitempty"`  // validate
+	JSON      bool     `json:"json,omitempty"`  // validate
 	// Cwd is the caller's directory: relative --out-dir is relative to it.
 	Cwd     string  `json:"cwd,omitempty"`
 	Options Options `json:"options"`
@@ -110,7 +110,7 @@ type Caller struct {
 	EnvHash  string   `json:"env_hash,omitempty"`
 	// EnvHashes fingerprint each value alone (see Record.EnvHashes).
 	EnvHashes map[string]string `json:"env_hashes,omitempty"`
-	Protocol string   `json:"protocol,omitempty"` // "": not given
+	Protocol  string            `json:"protocol,omitempty"` // "": not given
 }
 
 // Reply is the daemon's answer: what the command printed and its exit code.
