@@ -156,7 +156,7 @@ func (r *Record) Mismatch(c *Caller) string {
 		}
 	}
 	if c.EnvGiven && c.EnvHash != r.EnvHash {
-		diffs = append(diffs, fmt.Sprintf("was started with other env values: env differs for: %s (names only; values are not shown)", strings.Join(r.envDiff(c), ", ")))
+		diffs = append(diffs, fmt.Sprintf("was started with different env values: env differs for: %s (names only; values are not shown)", strings.Join(r.envDiff(c), ", ")))
 	}
 	if c.Protocol != "" && c.Protocol != r.Protocol {
 		diffs = append(diffs, fmt.Sprintf("is running protocol: %s, this call asks for %s", r.Protocol, c.Protocol))
