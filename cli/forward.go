@@ -172,7 +172,10 @@ func attachOrStart(cmd *cobra.Command, g *globals, dir string, sp *split) (*sess
 	defer unlock()
 	rec, err = session.Start(dir, session.Spec{Name: name, Command: cfg.Spec.Command, Args: cfg.Spec.Args, Env: cfg.Spec.Env, Cwd: cfg.Spec.Dir,
 		URL: cfg.URL, Protocol: cfg.Era.String(), ConnectTimeoutMS: g.connectTimeout, RequestTimeoutMS: g.requestMS, IdleMinutes: g.idleTimeout}, wait)
-	return rec, err == nil, err
+	if err != nil {
+		return nil, false, withEraHint(err, cfg.Era)
+	}
+	return rec, true, nil
 }
 
 // daemonTrouble explains a daemon that did not answer: gone (its record is

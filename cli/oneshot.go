@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os/signal"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -54,7 +55,7 @@ func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion s
 	io.status("%s", connectingLine(cfg))
 	info, err := reg.Connect(ctx, "", cfg)
 	if err != nil {
-		return connectFailure(ctx, err)
+		return connectFailure(ctx, withEraHint(err, cfg.Era))
 	}
 	io.status("%s", connectedLine(info, time.Since(start)))
 	conn, err := reg.Resolve("", true)
@@ -113,6 +114,35 @@ func connectFailure(ctx context.Context, err error) error {
 	}
 	return &ExitError{Code: ExitUnavail, Err: fmt.Errorf("Failed to connect: %w", err)}
 }
+
+// eraHint is what to try when a server refuses the legacy handshake.
+const eraHint = "The server refused the legacy handshake: it may speak only the 2026-07-28 revision. Try --protocol auto (or --protocol 2026-07-28)"
+
+// withEraHint adds eraHint to a legacy connect that the server refused
+// with "Unsupported protocol version", keeping the error's type (and so its
+// exit code).
+func withEraHint(err error, era wire.Era) error {
+	if era.Mode != wire.EraLegacy || !strings.Contains(strings.ToLower(err.Error()), "unsupported protocol version") {
+		return err
+	}
+	return &hinted{err: err, hint: eraHint}
+}
+
+// hinted is an error with one more line of advice.
+type hinted struct {
+	err  error
+	hint string
+}
+
+// Error puts the hint under the first line, before the server's report.
+func (h *hinted) Error() string {
+	first, rest, _ := strings.Cut(h.err.Error(), "\n")
+	if rest != "" {
+		rest = "\n" + rest
+	}
+	return first + "\n" + h.hint + rest
+}
+func (h *hinted) Unwrap() error { return h.err }
 
 // warnNoise tells a shell user that the server polluted its stdout.
 func warnNoise(io streams, ev wire.EvidenceSnapshot) {
