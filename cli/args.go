@@ -28,12 +28,16 @@ type split struct {
 // splitArgs parses run-mcp's own flags and words out of raw and returns the
 // rest as the target command. With --, everything after it is the target and
 // a misspelled flag before it is an error. Without --, the first word that is
-// not ours starts the target, and flags after it belong to the target.
+// not ours starts the target, and flags after it belong to the target: after
+// no argument words or after a JSON-object argument (as in 3.0: call echo
+// '{"message":"hi"}' node srv.js); after key=value words a bare word is exit
+// 65 and nothing is spawned.
 func splitArgs(cmd *cobra.Command, raw []string, l layout) (split, error) {
 	fs := cmd.Flags()
 	fs.AddFlagSet(cmd.InheritedFlags())
 	var sp split
 	var ours []string
+	sawObject := false // a JSON-object argument: a bare word after it starts the target
 	for i := 0; i < len(raw); i++ {
 		tok := raw[i]
 		switch {
@@ -59,10 +63,17 @@ func splitArgs(cmd *cobra.Command, raw []string, l layout) (split, error) {
 			sp.positionals = append(sp.positionals, tok)
 		case l.argWords && isArgWord(tok):
 			sp.argWords = append(sp.argWords, tok)
+			sawObject = sawObject || isObjectWord(tok)
 		case l.argWords && hasDashLater(raw[i:]):
 			// A bare word before --: not an argument and not the target.
 			_, _, err := parseWord(tok, false)
 			return sp, err
+		case l.argWords && len(sp.argWords) > 0 && !sawObject:
+			// After key=value words a bare word is a mistyped argument far
+			// more often than a server: spawning it would run whatever it
+			// names, and take the flags after it (--session) as its own.
+			return sp, exitf(ExitDataErr, "%q is not an argument: write key=value for a string or key:=json for anything else (a bare word is never dropped silently). "+
+				"If it starts the target command, put -- before it: run-mcp %s … -- %s", tok, cmd.Name(), tok)
 		default:
 			sp.target = raw[i:]
 			return sp, finishFlags(cmd, ours, sp)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -35,7 +36,7 @@ func callTool(ctx context.Context, x *job, c *actors.Conn) error {
 		return err
 	}
 	req := actors.CallRequest{Kind: actors.KindTool, Name: x.sp.positionals[0], Args: x.args, Timeout: x.g.callTimeout(headlessTimeout)}
-	return runCall(ctx, x.io, x.g, ic, c, req)
+	return runCall(ctx, x, ic, c, req)
 }
 
 // interceptor is the one the command checked before spawning, or, for a
@@ -56,14 +57,22 @@ func (x *job) interceptor() (*intercept.Interceptor, error) {
 const stderrSettle = 10 * time.Millisecond
 
 // runCall checks the call against the tool list, runs it and prints the
-// result; isError exits 1 after the result is printed.
-func runCall(ctx context.Context, io streams, g *globals, ic *intercept.Interceptor, c *actors.Conn, req actors.CallRequest) error {
+// result's content array (--raw: the whole envelope); isError exits 1
+// after the result is printed.
+func runCall(ctx context.Context, x *job, ic *intercept.Interceptor, c *actors.Conn, req actors.CallRequest) error {
+	io, g := x.io, x.g
 	tools, err := c.Tools(ctx, false)
 	if err != nil {
 		return g.failed(err)
 	}
 	if _, err := toolcheck.Check(tools, req.Name, req.Args); err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
+		return unknownTool(err)
+	}
+	var conversions []conversion
+	if len(x.shorthand) > 0 {
+		if def, err := c.RawTool(ctx, req.Name); err == nil && def != nil {
+			conversions = convertShorthand(def, req.Args, x.shorthand)
+		}
 	}
 	out, err := c.Call(ctx, req)
 	// A one-shot server lived for this call alone: what it wrote from its
@@ -83,9 +92,11 @@ func runCall(ctx context.Context, io streams, g *globals, ic *intercept.Intercep
 		for _, l := range stderr {
 			io.status("[server stderr] %s", l)
 		}
-	}
-	if out != nil {
-		warnNoise(io, out.Evidence)
+		if !oneShot && out != nil {
+			// A session prints nothing on stderr unless asked; one-shot
+			// warns once for the server's whole life (see oneShot).
+			warnNoise(io, out.Evidence)
+		}
 	}
 	if err != nil {
 		return g.failed(err)
@@ -99,7 +110,7 @@ func runCall(ctx context.Context, io streams, g *globals, ic *intercept.Intercep
 	}
 	shown, _, err := ic.ToolResult(res, 0)
 	if err != nil {
-		return exitf(ExitInternal, "%v", err)
+		return saveFailed(err)
 	}
 	var body any = json.RawMessage(out.Raw)
 	if shown != res {
@@ -112,10 +123,12 @@ func runCall(ctx context.Context, io streams, g *globals, ic *intercept.Intercep
 				ev = all
 			}
 		}
-		body, err = envelope(body, out, stderr, ev)
+		body, err = envelope(body, out, stderr, ev, conversions)
 		if err != nil {
 			return err
 		}
+	} else if body, err = member(body, "content"); err != nil {
+		return err
 	}
 	if err := io.printJSON(body); err != nil {
 		return err
@@ -126,13 +139,53 @@ func runCall(ctx context.Context, io streams, g *globals, ic *intercept.Intercep
 	return nil
 }
 
+// unknownTool words a call the tool list refuses as 3.0 did: `Tool "gret"
+// not found. Did you mean "greet"?` then `Available tools: …` (exit 64).
+func unknownTool(err error) error {
+	var ut *toolcheck.UnknownToolError
+	if !errors.As(err, &ut) {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	msg := fmt.Sprintf("Tool %q not found.", ut.Name)
+	if ut.Suggestion != "" {
+		msg += fmt.Sprintf(" Did you mean %q?", ut.Suggestion)
+	}
+	if len(ut.Names) == 0 {
+		return exitf(ExitUsage, "%s The server lists no tools.", msg)
+	}
+	return exitf(ExitUsage, "%s\nAvailable tools: %s", msg, strings.Join(ut.Names, ", "))
+}
+
+// saveFailed is a result whose media or long text could not be written to
+// the output directory: the disk's or the directory's trouble, not a bug.
+func saveFailed(err error) error {
+	return exitf(ExitToolError, "cannot save part of the result to the output directory: %v. Free some space, or pass another --out-dir", err)
+}
+
+// member is one key of a JSON object, as written (an empty array when it is
+// missing: content is required, but a server may omit it).
+func member(obj any, key string) (json.RawMessage, error) {
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return nil, internalf("encode the result: %v", err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, internalf("the result is not a JSON object: %v", err)
+	}
+	if v, ok := m[key]; ok && string(v) != "null" {
+		return v, nil
+	}
+	return json.RawMessage("[]"), nil
+}
+
 // envelope merges the result with what happened around it, for --raw. The
 // result's own keys come first, in the server's order and with its numbers
 // as written; ev is the stdout noise and transport errors to report.
-func envelope(result any, out *actors.Outcome, stderr []string, ev wire.EvidenceSnapshot) (json.RawMessage, error) {
+func envelope(result any, out *actors.Outcome, stderr []string, ev wire.EvidenceSnapshot, conversions []conversion) (json.RawMessage, error) {
 	b, err := json.Marshal(result)
 	if err != nil {
-		return nil, exitf(ExitInternal, "encode the result: %v", err)
+		return nil, internalf("encode the result: %v", err)
 	}
 	extra := []field{{"stderr", orEmpty(stderr)}}
 	if !out.HasProcess() {
@@ -141,10 +194,10 @@ func envelope(result any, out *actors.Outcome, stderr []string, ev wire.Evidence
 	extra = append(extra, field{"stdout_noise", orEmpty(ev.Noise)}, field{"transport_errors", orEmpty(ev.Errors)},
 		field{"input_requests", inputRequests(out)},
 		field{"progress", map[string]any{"token": out.Token, "events": orEmpty(out.Progress)}},
-		field{"protocol", out.Protocol})
+		field{"protocol", out.Protocol}, field{"conversions", orEmpty(conversions)})
 	merged, err := withFields(b, extra)
 	if err != nil {
-		return nil, exitf(ExitInternal, "merge the result with what happened around it: %v", err)
+		return nil, internalf("merge the result with what happened around it: %v", err)
 	}
 	return merged, nil
 }

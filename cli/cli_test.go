@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -82,4 +83,91 @@ func TestMisspelledFlagSuggests(t *testing.T) {
 
 func contains(s, sub string) bool {
 	return strings.Contains(s, sub)
+}
+
+func TestWhereTheTargetStartsWithoutDash(t *testing.T) {
+	l := layout{positionals: 1, argWords: true}
+	// After a JSON-object argument a bare word starts the target (3.0).
+	cmd, _ := newTestCmd()
+	sp, err := splitArgs(cmd, []string{"echo", `{"message":"hi"}`, "node", "srv.js"}, l)
+	if err != nil || !reflect.DeepEqual(sp.target, []string{"node", "srv.js"}) || !reflect.DeepEqual(sp.argWords, []string{`{"message":"hi"}`}) {
+		t.Fatalf("split %+v err %v", sp, err)
+	}
+	// Our flags after the JSON object stay ours.
+	cmd, g := newTestCmd()
+	sp, err = splitArgs(cmd, []string{"echo", `{"message":"hi"}`, "--session", "X"}, l)
+	if err != nil || g.session != "X" || len(sp.target) != 0 {
+		t.Fatalf("split %+v session %q err %v", sp, g.session, err)
+	}
+	// After key=value words a bare word is exit 65: never spawned, and
+	// --session after it is not swallowed into a target.
+	cmd, _ = newTestCmd()
+	_, err = splitArgs(cmd, []string{"echo", "message=hi", "stray", "--session", "X"}, l)
+	if CodeOf(err) != ExitDataErr || !strings.Contains(err.Error(), `"stray" is not an argument`) {
+		t.Fatalf("want exit 65 naming stray, got %v", err)
+	}
+	// "-" and @path are JSON-object arguments too.
+	cmd, _ = newTestCmd()
+	sp, err = splitArgs(cmd, []string{"echo", "-", "node", "srv.js"}, l)
+	if err != nil || !reflect.DeepEqual(sp.argWords, []string{"-"}) || !reflect.DeepEqual(sp.target, []string{"node", "srv.js"}) {
+		t.Fatalf("split %+v err %v", sp, err)
+	}
+}
+
+func TestArgumentsFromStdinAndFile(t *testing.T) {
+	set, err := parseArgs([]string{"-"}, false, strings.NewReader(`{"n": 12345678901234567890}`))
+	if err != nil || set.values["n"] != json.Number("12345678901234567890") {
+		t.Fatalf("stdin: %v %v", set.values, err)
+	}
+	path := t.TempDir() + "/args.json"
+	if err := os.WriteFile(path, []byte(`{"message":"from a file"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	set, err = parseArgs([]string{"@" + path, "count=5"}, false, strings.NewReader(""))
+	if err != nil || set.values["message"] != "from a file" || !set.shorthand["count"] || set.shorthand["message"] {
+		t.Fatalf("file: %+v %v", set, err)
+	}
+	if _, err := parseArgs([]string{"@" + path + ".missing"}, false, strings.NewReader("")); CodeOf(err) != ExitDataErr {
+		t.Errorf("a missing file is exit 65, got %v", err)
+	}
+	if _, err := parseArgs([]string{"{bad"}, false, strings.NewReader("")); err == nil || !strings.Contains(err.Error(), "Invalid JSON") {
+		t.Errorf("want Invalid JSON, got %v", err)
+	}
+}
+
+func TestShorthandTypedBySchema(t *testing.T) {
+	def := json.RawMessage(`{"name":"t","inputSchema":{"type":"object","properties":{
+		"count":{"type":"integer"},"ratio":{"type":"number"},"on":{"type":"boolean"},"name":{"type":"string"},
+		"either":{"type":["integer","string"]},"opt":{"type":["integer","null"]},"n2":{"type":"integer"}}}}`)
+	args := map[string]any{"count": "5", "ratio": "1.50", "on": "true", "name": "5", "either": "7", "opt": "3", "n2": "five", "typed": json.Number("9")}
+	short := map[string]bool{"count": true, "ratio": true, "on": true, "name": true, "either": true, "opt": true, "n2": true}
+	conv := convertShorthand(def, args, short)
+	want := map[string]any{"count": json.Number("5"), "ratio": json.Number("1.50"), "on": true, "name": "5", "either": "7", "opt": json.Number("3"), "n2": "five", "typed": json.Number("9")}
+	if !reflect.DeepEqual(args, want) {
+		t.Fatalf("got %v, want %v", args, want)
+	}
+	var names []string
+	for _, c := range conv {
+		names = append(names, c.Argument+":"+c.Type)
+	}
+	if got := strings.Join(names, ","); got != "count:integer,on:boolean,opt:integer,ratio:number" {
+		t.Errorf("conversions %s", got)
+	}
+}
+
+func TestInternalErrorKeepsItsStack(t *testing.T) {
+	err := internalf("a bug")
+	var b strings.Builder
+	if code := report(err, &b, true); code != ExitInternal {
+		t.Fatalf("exit %d", code)
+	}
+	// The stack is where the error was made (this test), not report's.
+	if !strings.Contains(b.String(), "TestInternalErrorKeepsItsStack") || !strings.Contains(b.String(), "arose here") {
+		t.Errorf("no stack of where it arose:\n%s", b.String())
+	}
+	b.Reset()
+	report(exitf(ExitUsage, "bad flag"), &b, true)
+	if strings.Contains(b.String(), "goroutine") {
+		t.Errorf("a usage error printed a stack:\n%s", b.String())
+	}
 }

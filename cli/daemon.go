@@ -46,7 +46,7 @@ func newSessionDaemonCmd(version string) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), stopSignals()...)
 			defer stop()
-			return session.RunDaemon(ctx, version, sessionHandler(), os.Stdin, os.NewFile(3, "status"), os.Stderr)
+			return session.RunDaemon(ctx, version, cliWords, sessionHandler(), os.Stdin, os.NewFile(3, "status"), os.Stderr)
 		}}
 }
 
@@ -66,10 +66,10 @@ func sessionOps() map[session.Op]op {
 		session.OpGetPrompt:     getPrompt,
 		session.OpDescribe:      describeTool,
 		session.OpStderr: func(ctx context.Context, x *job, c *actors.Conn) error {
-			return printStderr(ctx, x.io, c, x.count)
+			return printStderr(ctx, x.io, c, x.count, x.g.raw)
 		},
 		session.OpValidate: func(ctx context.Context, x *job, c *actors.Conn) error {
-			return printReport(x.io, validate.Running(ctx, c, x.info), x.deep, x.asJSON)
+			return printReport(x.io, validate.Running(ctx, c, x.info), x.deep, x.asJSON || x.g.raw)
 		},
 		session.OpReconnect: func(ctx context.Context, x *job, _ *actors.Conn) error {
 			return reconnectSession(ctx, x)
@@ -102,7 +102,8 @@ func sessionHandler() session.Handler {
 				return run(ctx, x, c)
 			})
 		}
-		return session.Reply{Code: report(err, &errb), Stdout: out.String(), Stderr: errb.String()}
+		// The caller's RUN_MCP_DEBUG, not the daemon's, asks for the stack.
+		return session.Reply{Code: report(err, &errb, req.Options.Debug), Stdout: out.String(), Stderr: errb.String()}
 	}
 }
 
@@ -125,6 +126,12 @@ func jobFor(req *session.Request, b *binding) (*job, error) {
 	}
 	args, err := req.ArgMap()
 	x.args = args
+	if len(req.Shorthand) > 0 {
+		x.shorthand = map[string]bool{}
+		for _, k := range req.Shorthand {
+			x.shorthand[k] = true
+		}
+	}
 	return x, err
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"runtime/debug"
 )
 
 // Exit codes of the specification.
@@ -24,6 +25,9 @@ type ExitError struct {
 	Err  error
 	// Quiet: the message was already printed (a result on stdout, say).
 	Quiet bool
+	// Stack is where an internal error (exit 70) was created, printed
+	// with RUN_MCP_DEBUG=1: the stack at exit would only show the exit.
+	Stack []byte
 }
 
 func (e *ExitError) Error() string {
@@ -36,7 +40,32 @@ func (e *ExitError) Error() string {
 func (e *ExitError) Unwrap() error { return e.Err }
 
 func exitf(code int, format string, args ...any) *ExitError {
-	return &ExitError{Code: code, Err: fmt.Errorf(format, args...)}
+	e := &ExitError{Code: code, Err: fmt.Errorf(format, args...)}
+	if code == ExitInternal {
+		e.Stack = debug.Stack()
+	}
+	return e
+}
+
+// internalf is an internal error: a bug in run-mcp, never the user's
+// input or the server's behaviour. Its stack is recorded where it arose.
+func internalf(format string, args ...any) *ExitError {
+	e := exitf(ExitInternal, format, args...)
+	e.Stack = debug.Stack()
+	return e
+}
+
+// stackOf is the stack recorded where err arose, if any.
+func stackOf(err error) []byte {
+	var ee *ExitError
+	if errors.As(err, &ee) && len(ee.Stack) > 0 {
+		return ee.Stack
+	}
+	var st interface{ StackTrace() []byte }
+	if errors.As(err, &st) {
+		return st.StackTrace()
+	}
+	return nil
 }
 
 // CodeOf maps an error to its exit code (70 when nothing says otherwise).

@@ -45,7 +45,7 @@ func forward(cmd *cobra.Command, g *globals, sp *split, req *session.Request) er
 	req.Cwd, _ = os.Getwd()
 	media := g.mediaKB
 	req.Options = session.Options{Raw: g.raw, ShowStderr: g.showStderr, TimeoutMS: g.timeoutMS, OutDir: g.outDir,
-		MediaThreshold: &media, MaxText: g.maxText, RequestTimeoutMS: g.requestMS}
+		MediaThreshold: &media, MaxText: g.maxText, RequestTimeoutMS: g.requestMS, Debug: debugging()}
 	if g.idleSet {
 		idle := g.idleTimeout
 		req.IdleMinutes = &idle
@@ -129,14 +129,14 @@ func (g *globals) caller(cmd *cobra.Command, sp *split) (*session.Caller, error)
 		if err != nil {
 			return nil, err
 		}
-		c.Target, c.Command, c.HTTP, c.Cwd = cfg.Target(), cfg.Spec.Command, cfg.URL != "", cfg.Spec.Dir
+		c.Target, c.Command, c.Args, c.HTTP, c.Cwd = cfg.Target(), cfg.Spec.Command, cfg.Spec.Args, cfg.URL != "", cfg.Spec.Dir
 	}
 	if envGiven {
 		env, err := g.parseEnv()
 		if err != nil {
 			return nil, err
 		}
-		c.EnvGiven, c.EnvKeys, c.EnvHash = true, wire.EnvKeys(env), session.EnvHash(env)
+		c.EnvGiven, c.EnvKeys, c.EnvHash, c.EnvHashes = true, wire.EnvKeys(env), session.EnvHash(env), session.EnvHashes(env)
 	}
 	if protoGiven {
 		era, _ := wire.ParseEra(g.protocol)
@@ -158,7 +158,7 @@ func attachOrStart(cmd *cobra.Command, g *globals, dir string, sp *split) (*sess
 		return rec, false, nil
 	}
 	if len(sp.target) == 0 {
-		return nil, false, exitf(ExitUsage, "no session named %q is running. Start it by giving the server to run: run-mcp %s --session %s -- node my-server.js", name, cmd.Name(), name)
+		return nil, false, exitf(ExitUsage, "Session %q is not running. Start it by giving the server to run: run-mcp %s --session %s -- <your server command>", name, cmd.Name(), name)
 	}
 	cfg, err := g.config(sp.target)
 	if err != nil {
@@ -172,7 +172,10 @@ func attachOrStart(cmd *cobra.Command, g *globals, dir string, sp *split) (*sess
 	defer unlock()
 	rec, err = session.Start(dir, session.Spec{Name: name, Command: cfg.Spec.Command, Args: cfg.Spec.Args, Env: cfg.Spec.Env, Cwd: cfg.Spec.Dir,
 		URL: cfg.URL, Protocol: cfg.Era.String(), ConnectTimeoutMS: g.connectTimeout, RequestTimeoutMS: g.requestMS, IdleMinutes: g.idleTimeout}, wait)
-	return rec, err == nil, err
+	if err != nil {
+		return nil, false, withEraHint(err, cfg.Era)
+	}
+	return rec, true, nil
 }
 
 // daemonTrouble explains a daemon that did not answer: gone (its record is

@@ -3,6 +3,10 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -28,7 +32,9 @@ type job struct {
 	g    *globals
 	sp   *split
 	args map[string]any // the parsed argument words
-	info actors.Info
+	// shorthand names the args written key=value (typed by the schema).
+	shorthand map[string]bool
+	info      actors.Info
 	// count, deep and asJSON are the words of stderr and validate.
 	count        int
 	deep, asJSON bool
@@ -51,8 +57,13 @@ func newHeadlessCmd(g *globals, version string, h headless) *cobra.Command {
 		x := &job{io: streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}, g: g, sp: sp}
 		if h.layout.argWords {
 			// Malformed arguments fail before anything is spawned.
-			if x.args, err = parseToolArgs(sp.argWords, h.stringArgs); err != nil {
+			set, err := parseArgs(sp.argWords, h.stringArgs, cmd.InOrStdin())
+			if err != nil {
 				return err
+			}
+			x.args, x.shorthand = set.values, set.shorthand
+			if h.stringArgs {
+				x.shorthand = nil // prompt arguments are strings
 			}
 		}
 		if h.saves {
@@ -64,8 +75,14 @@ func newHeadlessCmd(g *globals, version string, h headless) *cobra.Command {
 		req := g.request(session.Op(cmd.Name()), sp)
 		if h.layout.argWords {
 			if req.Args, err = json.Marshal(x.args); err != nil {
-				return exitf(ExitInternal, "encode the arguments: %v", err)
+				return internalf("encode the arguments: %v", err)
 			}
+			for k, ok := range x.shorthand {
+				if ok {
+					req.Shorthand = append(req.Shorthand, k)
+				}
+			}
+			sort.Strings(req.Shorthand)
 		}
 		return withTarget(cmd, g, version, sp, req, func(ctx context.Context, c *actors.Conn, info actors.Info) error {
 			x.info = info
@@ -132,5 +149,24 @@ func (g *globals) failed(err error) error {
 	if actors.IsTimeout(err) && g.bound == nil {
 		return exitf(ExitUnavail, "%v", err)
 	}
+	var ce *actors.CodedError
+	if g.bound != nil && errors.As(err, &ce) && ce.Code == actors.CodeNoConnection {
+		return exitf(ExitToolError, "%s", notConnected(g.bound.name, ce.Msg))
+	}
 	return failed(err)
+}
+
+// notConnected words a call on a session whose server is not running as
+// 3.0 did ("not connected"), with the shell's way back: the engine's
+// message speaks of the connection and of the agent's tool.
+func notConnected(name, msg string) string {
+	why := msg
+	if _, after, ok := strings.Cut(msg, " is not running: "); ok {
+		why = after
+	}
+	if before, _, ok := strings.Cut(why, ". Reconnect to start it again"); ok {
+		why = before
+	}
+	return fmt.Sprintf("%s: session %q is not connected: %s. Start its server again with: run-mcp reconnect --session %s (close-session %s ends the session)",
+		actors.CodeNoConnection, name, strings.TrimSuffix(why, "."), name, name)
 }

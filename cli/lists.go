@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/spf13/cobra"
 
@@ -38,24 +39,91 @@ func jsonKey(kind string) string {
 	return kind
 }
 
+// maxPages bounds the pages --raw follows, against a server whose cursors
+// never end.
+const maxPages = 1000
+
 // listOf lists the given kinds once connected, one-shot or in a session.
+// It prints the first kind's entries as a JSON array, each as the server
+// sent it (3.0's shape; list-resources: the resources, its templates under
+// --raw). --raw prints an object: every kind's entries, the pages as the
+// server sent them (nextCursor included), the kinds the server does not
+// declare, and what happened around the listing (stderr, stdout_noise,
+// transport_errors, protocol).
 func listOf(kinds ...string) op {
 	return func(ctx context.Context, x *job, c *actors.Conn) error {
-		out := map[string]any{}
+		w := startWatch(ctx, x, c)
+		items := map[string][]json.RawMessage{}
+		pages := map[string][]json.RawMessage{}
+		undeclared := []string{}
 		for _, kind := range kinds {
 			if !offers(x.info, kind) {
+				undeclared = append(undeclared, kind)
+				items[kind] = []json.RawMessage{}
 				continue
 			}
-			items, err := c.List(ctx, kind)
+			var err error
+			if x.g.raw {
+				pages[jsonKey(kind)], items[kind], err = allPages(ctx, c, kind)
+			} else {
+				items[kind], err = c.List(ctx, kind)
+			}
 			if err != nil {
 				return x.g.failed(err)
 			}
-			out[jsonKey(kind)] = items // each entry as the server sent it
 		}
-		if len(out) == 0 {
+		oneShot := x.g.bound == nil
+		if oneShot && len(undeclared) == len(kinds) {
+			// One-shot stderr carries status lines anyway; a session's stays
+			// silent (the fact is in --raw).
 			x.io.status("Note: the server does not declare the %s capability", kinds[0])
-			out[jsonKey(kinds[0])] = []any{}
 		}
-		return x.io.printJSON(out)
+		if !x.g.raw {
+			if n := len(items["resource_templates"]); oneShot && n > 0 && kinds[0] == "resources" {
+				x.io.status("Note: the server also offers %d resource template(s); list-resources --raw lists them", n)
+			}
+			return x.io.printJSON(orEmpty(items[kinds[0]]))
+		}
+		var fs []field
+		for _, kind := range kinds {
+			fs = append(fs, field{jsonKey(kind), orEmpty(items[kind])})
+		}
+		fs = append(fs, field{"pages", pages}, field{"undeclared", undeclared})
+		obj, err := withFields(json.RawMessage("{}"), append(fs, w.fields(ctx, x.info.ProtocolVersion)...))
+		if err != nil {
+			return internalf("build the --raw listing: %v", err)
+		}
+		return x.io.printJSON(obj)
 	}
+}
+
+// allPages lists one kind page by page, following nextCursor, and returns
+// the pages as the server sent them and their entries.
+func allPages(ctx context.Context, c *actors.Conn, kind string) (pages, items []json.RawMessage, err error) {
+	cursor := ""
+	seen := map[string]bool{}
+	for range maxPages {
+		page, err := c.Page(ctx, kind, cursor)
+		if err != nil {
+			return nil, nil, err
+		}
+		pages = append(pages, page)
+		var p map[string]json.RawMessage
+		if err := json.Unmarshal(page, &p); err != nil {
+			return nil, nil, exitf(ExitToolError, "the server answered its %s listing with something that is not a JSON object: %v", kind, err)
+		}
+		var entries []json.RawMessage
+		_ = json.Unmarshal(p[jsonKey(kind)], &entries)
+		items = append(items, entries...)
+		var next string
+		_ = json.Unmarshal(p["nextCursor"], &next)
+		if next == "" {
+			return pages, items, nil
+		}
+		if seen[next] {
+			return nil, nil, exitf(ExitToolError, "the server's %s listing repeats the cursor %q: it would never end. A server must give each page a new cursor", kind, clip(next))
+		}
+		seen[next], cursor = true, next
+	}
+	return nil, nil, exitf(ExitToolError, "the server's %s listing goes on past %d pages; run-mcp stops there", kind, maxPages)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os/signal"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -32,7 +33,12 @@ func (s streams) printJSON(v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return exitf(ExitInternal, "write the result: %v", err)
+		var je *json.MarshalerError
+		var ue *json.UnsupportedValueError
+		if errors.As(err, &je) || errors.As(err, &ue) {
+			return internalf("encode the result: %v", err)
+		}
+		return exitf(ExitToolError, "cannot write the result to stdout (%v); it may be closed (a pipe whose reader left)", err)
 	}
 	return nil
 }
@@ -46,17 +52,22 @@ func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion s
 		ClientInfo: mcp.Implementation{Name: "run-mcp", Version: clientVersion}})
 	defer reg.Close()
 	start := time.Now()
+	io.status("%s", connectingLine(cfg))
 	info, err := reg.Connect(ctx, "", cfg)
 	if err != nil {
-		return connectFailure(ctx, err)
+		return connectFailure(ctx, withEraHint(err, cfg.Era))
 	}
 	io.status("%s", connectedLine(info, time.Since(start)))
-	warnNoise(io, info.Noise)
 	conn, err := reg.Resolve("", true)
 	if err != nil {
-		return exitf(ExitInternal, "%v", err)
+		return internalf("the connection just made is not in its registry: %v", err)
 	}
 	err = fn(ctx, conn, info)
+	// One warning for the server's whole life (start-up and the command):
+	// it lived for this command alone.
+	if ev, everr := conn.Evidence(context.WithoutCancel(ctx)); everr == nil {
+		warnNoise(io, ev)
+	}
 	if ctx.Err() != nil && err != nil {
 		return &ExitError{Code: ExitInterrupt, Err: fmt.Errorf("interrupted; the server was stopped: %w", err)}
 	}
@@ -65,6 +76,11 @@ func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion s
 
 // httpLimits says what a target run-mcp did not start cannot give.
 const httpLimits = "an HTTP target is a server run-mcp did not start: there is no stderr, no exit code and no stdout-noise check"
+
+// connectingLine is the status line before a connect, as 3.0 printed it.
+func connectingLine(cfg actors.Config) string {
+	return fmt.Sprintf("Connecting to %s...", cfg.Target())
+}
 
 // connectedLine is the status line of a successful connect.
 func connectedLine(info actors.Info, took time.Duration) string {
@@ -99,10 +115,39 @@ func connectFailure(ctx context.Context, err error) error {
 	return &ExitError{Code: ExitUnavail, Err: fmt.Errorf("Failed to connect: %w", err)}
 }
 
+// eraHint is what to try when a server refuses the legacy handshake.
+const eraHint = "The server refused the legacy handshake: it may speak only the 2026-07-28 revision. Try --protocol auto (or --protocol 2026-07-28)"
+
+// withEraHint adds eraHint to a legacy connect that the server refused
+// with "Unsupported protocol version", keeping the error's type (and so its
+// exit code).
+func withEraHint(err error, era wire.Era) error {
+	if era.Mode != wire.EraLegacy || !strings.Contains(strings.ToLower(err.Error()), "unsupported protocol version") {
+		return err
+	}
+	return &hinted{err: err, hint: eraHint}
+}
+
+// hinted is an error with one more line of advice.
+type hinted struct {
+	err  error
+	hint string
+}
+
+// Error puts the hint under the first line, before the server's report.
+func (h *hinted) Error() string {
+	first, rest, _ := strings.Cut(h.err.Error(), "\n")
+	if rest != "" {
+		rest = "\n" + rest
+	}
+	return first + "\n" + h.hint + rest
+}
+func (h *hinted) Unwrap() error { return h.err }
+
 // warnNoise tells a shell user that the server polluted its stdout.
 func warnNoise(io streams, ev wire.EvidenceSnapshot) {
 	if ev.NoiseTotal > 0 {
-		io.status("Warning: the server wrote %d line(s) to stdout that are not JSON-RPC; stdout is the protocol channel and a strict client would fail. First: line %d: %s",
+		io.status("Warning: The server wrote %d non-JSON line(s) to stdout, the protocol channel: a strict client would fail. Log to stderr instead. First: line %d: %s",
 			ev.NoiseTotal, ev.Noise[0].Line, clip(ev.Noise[0].Text))
 	}
 	if ev.ErrorsTotal > 0 {

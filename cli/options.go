@@ -15,9 +15,10 @@ import (
 	"github.com/run-mcp/run-mcp/wire"
 )
 
-// Defaults of the headless commands.
+// Defaults of the headless commands: the specification's 300,000 ms for
+// every mode (3.0's headless 30 s is not kept).
 const (
-	headlessTimeout = 30 * time.Second
+	headlessTimeout = 5 * time.Minute
 	agentTimeout    = 5 * time.Minute
 )
 
@@ -46,7 +47,7 @@ type globals struct {
 func (g *globals) addPersistent(cmd *cobra.Command) {
 	f := cmd.PersistentFlags()
 	f.StringVarP(&g.outDir, "out-dir", "o", "", "Directory to save intercepted images, audio, and spilled results (default <tmp>/run-mcp-<uid>/out)")
-	f.IntVarP(&g.timeoutMS, "timeout", "t", 0, "Tool call timeout in milliseconds, counting server time only (default 300000 for the agent server, 30000 headless)")
+	f.IntVarP(&g.timeoutMS, "timeout", "t", 0, "Tool call timeout in milliseconds, counting server time only (default 300000)")
 	f.IntVar(&g.requestMS, "request-timeout", int(actors.DefaultRequestTimeout.Milliseconds()),
 		"Milliseconds the server may take to answer each housekeeping request (tools/list and the other listings, subscribe, listen, logging/setLevel, ping); calls use --timeout")
 	f.IntVar(&g.maxText, "max-text", intercept.DefaultMaxText, "Max text response length before truncation")
@@ -62,7 +63,9 @@ func (g *globals) addHeadless(cmd *cobra.Command) {
 	f.StringArrayVarP(&g.env, "env", "e", nil, "Environment variable for the target, KEY=VALUE (repeatable; the first = splits)")
 	f.IntVar(&g.connectTimeout, "connect-timeout", 0, "Milliseconds to wait for the handshake (default 30000)")
 	f.BoolVar(&g.showStderr, "show-stderr", false, "Print the server's stderr from this call on stderr")
-	f.BoolVar(&g.raw, "raw", false, "Print the whole envelope: result plus stderr, stdout_noise, transport_errors, input_requests, progress, protocol")
+	f.BoolVar(&g.raw, "raw", false, "Print more than the answer: call, read, get-prompt: the whole result plus stderr, stdout_noise, transport_errors, protocol "+
+		"(call also input_requests, progress, conversions); list-*: an object with every entry, the pages as sent (nextCursor included) and the same; "+
+		"describe: {tool, …the same}; stderr: each line with its seq and time; validate: the JSON report; reconnect: what the new server wrote")
 	f.StringVar(&g.session, "session", "", "Keep the server running between commands under this name")
 	f.Var(minutes{&g.idleTimeout}, "idle-timeout", "With --session: close the session after this many minutes without a command (0: never)")
 }
@@ -106,7 +109,7 @@ func (g *globals) validate() error {
 		return exitf(ExitUsage, "--max-connections must be from 1 to %d, got %d", actors.MaxMaxConnections, g.maxConnections)
 	}
 	if _, err := wire.ParseEra(g.protocol); err != nil {
-		return exitf(ExitUsage, "--protocol: %v", err)
+		return exitf(ExitUsage, "--protocol expects legacy, auto or a YYYY-MM-DD revision: %v", err)
 	}
 	return nil
 }
@@ -150,7 +153,7 @@ func (g *globals) config(target []string) (actors.Config, error) {
 		return cfg, err
 	}
 	if len(target) == 0 {
-		return cfg, exitf(ExitUsage, "no target command: give the server to run after --, e.g. run-mcp list-tools -- node my-server.js (or an http:// URL)")
+		return cfg, exitf(ExitUsage, "no target command: the server to run must follow run-mcp's words, separated by '--', e.g. run-mcp list-tools -- node my-server.js (or an http:// URL)")
 	}
 	if strings.HasPrefix(target[0], "http://") || strings.HasPrefix(target[0], "https://") {
 		if len(target) > 1 {
@@ -161,7 +164,7 @@ func (g *globals) config(target []string) (actors.Config, error) {
 	}
 	dir, err := os.Getwd()
 	if err != nil {
-		return cfg, exitf(ExitInternal, "cannot read the working directory: %v", err)
+		return cfg, exitf(ExitToolError, "cannot read the working directory (%v); cd to a directory that exists", err)
 	}
 	cfg.Spec = wire.Spec{Command: target[0], Args: target[1:], Env: env, Dir: dir}
 	return cfg, nil
@@ -201,7 +204,7 @@ func (g *globals) validateSession() error {
 		return nil
 	}
 	if !session.ValidName(g.session) {
-		return exitf(ExitUsage, "session name %q must start with a letter or digit and use only letters, digits, '.', '_' and '-'", g.session)
+		return badSessionName(g.session)
 	}
 	if !validMinutes(g.idleTimeout) {
 		return exitf(ExitUsage, "--idle-timeout must be a positive number of minutes (fractions allowed), got %v", g.idleTimeout)
@@ -216,4 +219,9 @@ func (g *globals) checkOutDir() error {
 		return exitf(ExitUsage, "cannot use the output directory: %v", err)
 	}
 	return nil
+}
+
+// badSessionName refuses a name that cannot name a session's files.
+func badSessionName(name string) error {
+	return exitf(ExitUsage, "Session name %q is invalid: a name starts with a letter or digit and uses only letters, digits, '.', '_' and '-' (it names files on disk)", name)
 }

@@ -24,7 +24,11 @@ func newReadCmds(g *globals, version string) []*cobra.Command {
 	}
 }
 
+// readResource prints the resources/read result as the server sent it
+// (media and long text intercepted). --raw adds what happened around the
+// read: stderr, stdout_noise, transport_errors and protocol, as call --raw.
 func readResource(ctx context.Context, x *job, c *actors.Conn) error {
+	w := startWatch(ctx, x, c)
 	out, err := c.Call(ctx, actors.CallRequest{Kind: actors.KindResource, Name: x.sp.positionals[0], Timeout: x.g.callTimeout(headlessTimeout)})
 	if err != nil {
 		return x.g.failed(err)
@@ -39,37 +43,65 @@ func readResource(ctx context.Context, x *job, c *actors.Conn) error {
 	}
 	shown, _, err := ic.ResourceResult(res, 0)
 	if err != nil {
-		return exitf(ExitInternal, "%v", err)
+		return saveFailed(err)
 	}
-	if shown == res {
-		return x.io.printJSON(json.RawMessage(out.Raw))
+	var body any = json.RawMessage(out.Raw)
+	if shown != res {
+		body = shown
 	}
-	return x.io.printJSON(shown)
+	return x.printAround(ctx, w, body)
 }
 
+// getPrompt prints the prompts/get result as the server sent it; --raw adds
+// what happened around it, as read --raw.
 func getPrompt(ctx context.Context, x *job, c *actors.Conn) error {
+	w := startWatch(ctx, x, c)
 	out, err := c.Call(ctx, actors.CallRequest{Kind: actors.KindPrompt, Name: x.sp.positionals[0], Args: x.args, Timeout: x.g.callTimeout(headlessTimeout)})
 	if err != nil {
 		return x.g.failed(err)
 	}
-	return x.io.printJSON(json.RawMessage(out.Raw))
+	return x.printAround(ctx, w, json.RawMessage(out.Raw))
 }
 
+// describeTool prints the one tool object as the server sent it. --raw
+// prints {"tool": …} with what happened around the listing.
 func describeTool(ctx context.Context, x *job, c *actors.Conn) error {
+	w := startWatch(ctx, x, c)
 	tools, err := c.Tools(ctx, false)
 	if err != nil {
 		return x.g.failed(err)
 	}
 	t, err := toolcheck.Find(tools, x.sp.positionals[0])
 	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
+		return unknownTool(err)
 	}
 	raw, err := c.RawTool(ctx, t.Name)
 	if err != nil {
-		return failed(err)
+		return x.g.failed(err)
 	}
-	if raw == nil { // listed typed but not raw: cannot happen with our transports
-		return x.io.printJSON(t)
+	var def any = raw // the definition as the server sent it
+	if raw == nil {   // listed typed but not raw: cannot happen with our transports
+		def = t
 	}
-	return x.io.printJSON(raw) // the definition as the server sent it
+	if !x.g.raw {
+		return x.io.printJSON(def)
+	}
+	return x.printAround(ctx, w, map[string]any{"tool": def})
+}
+
+// printAround prints body, and with --raw the fields of what happened
+// around the request after its own keys.
+func (x *job) printAround(ctx context.Context, w *watch, body any) error {
+	if !x.g.raw {
+		return x.io.printJSON(body)
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		return internalf("encode the result: %v", err)
+	}
+	merged, err := withFields(b, w.fields(ctx, x.info.ProtocolVersion))
+	if err != nil {
+		return exitf(ExitToolError, "the server's answer is not a JSON object, so --raw cannot add to it (%v); run without --raw to see it", err)
+	}
+	return x.io.printJSON(merged)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/run-mcp/run-mcp/cli/session"
 	"github.com/run-mcp/run-mcp/internal/demoserver"
+	"github.com/run-mcp/run-mcp/internal/didyoumean"
 )
 
 // AgentServer runs the agent MCP server on stdio; the root command calls it
@@ -52,7 +53,7 @@ With a subcommand it runs one headless call and prints JSON:
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		Args:          unknownSubcommand,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := g.validate(); err != nil {
 				return err
@@ -81,6 +82,25 @@ With a subcommand it runs one headless call and prints JSON:
 	return root
 }
 
+// unknownSubcommand refuses a word the root does not know, naming the
+// nearest subcommand: `run-mcp lst-tools` is a typo of list-tools.
+func unknownSubcommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	msg := fmt.Sprintf("unknown command %q.", args[0])
+	if s := didyoumean.Closest(args[0], names); s != "" {
+		msg += fmt.Sprintf(" Did you mean %q?", s)
+	}
+	return exitf(ExitUsage, "%s Subcommands: %s (run-mcp --help describes them)", msg, strings.Join(names, ", "))
+}
+
 // Execute runs the command line and returns the process exit code, printing
 // the error (with the stack when RUN_MCP_DEBUG=1 and the error is internal).
 func Execute(root *cobra.Command) int {
@@ -90,12 +110,12 @@ func Execute(root *cobra.Command) int {
 // execute runs root and maps its error to an exit code, writing the message
 // to errw (a session daemon captures it for the client).
 func execute(ctx context.Context, root *cobra.Command, errw io.Writer) int {
-	return report(root.ExecuteContext(ctx), errw)
+	return report(root.ExecuteContext(ctx), errw, debugging())
 }
 
 // report maps a command's error to its exit code, writing its message to
 // errw (a session daemon captures it for the client).
-func report(err error, errw io.Writer) int {
+func report(err error, errw io.Writer, withStack bool) int {
 	if err == nil {
 		return ExitOK
 	}
@@ -108,11 +128,19 @@ func report(err error, errw io.Writer) int {
 	if !(ee != nil && ee.Quiet) {
 		fmt.Fprintf(errw, "run-mcp: %v\n", err)
 	}
-	if code == ExitInternal && os.Getenv("RUN_MCP_DEBUG") == "1" {
-		fmt.Fprintf(errw, "%s\n", debug.Stack())
+	if code == ExitInternal && withStack {
+		if st := stackOf(err); st != nil {
+			fmt.Fprintf(errw, "run-mcp: the internal error arose here:\n%s\n", st)
+		} else {
+			// An error no part of run-mcp classified: where it was reported.
+			fmt.Fprintf(errw, "run-mcp: no stack was recorded where the error arose; it was reported here:\n%s\n", debug.Stack())
+		}
 	}
 	return code
 }
+
+// debugging says RUN_MCP_DEBUG=1 asks for the stack of internal errors.
+func debugging() bool { return os.Getenv("RUN_MCP_DEBUG") == "1" }
 
 // usageOrInternal classifies errors cobra itself returns (unknown command,
 // bad flag), which are usage errors.

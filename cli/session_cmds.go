@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/run-mcp/run-mcp/cli/session"
 	"github.com/run-mcp/run-mcp/internal/safesocket"
 	"github.com/run-mcp/run-mcp/internal/snapshot"
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // newReconnectCmd builds `reconnect --session NAME`: restart the session's
@@ -26,7 +29,17 @@ func newReconnectCmd(g *globals, version string) *cobra.Command {
 		}})
 }
 
+// reconnectSession prints 3.0's shapes: {"reconnected": true, "pid",
+// "command", "changes"} or, when the new server fails to start,
+// {"reconnected": false, "error", "exit", "stderr"} and exit 69. --raw adds
+// to a success what the new process wrote (stderr since the old one's last
+// line, the marker between them included), its stdout noise and transport
+// errors.
 func reconnectSession(ctx context.Context, x *job) error {
+	var w *watch
+	if c, err := x.g.bound.reg.Resolve(x.g.bound.name, false); err == nil {
+		w = startWatch(ctx, x, c)
+	}
 	r, err := x.g.bound.reg.Reconnect(ctx, x.g.bound.name, nil)
 	if err != nil {
 		out := map[string]any{"reconnected": false, "error": firstLineOf(err.Error())}
@@ -43,8 +56,21 @@ func reconnectSession(ctx context.Context, x *job) error {
 	if r.HadPrior {
 		changes = snapshot.Diff(r.Before, r.Info.Listing)
 	}
-	return x.io.printJSON(map[string]any{"reconnected": true, "pid": r.Info.Pid, "command": r.Info.Target,
-		"protocol": r.Info.ProtocolVersion, "changes": changes})
+	out := map[string]any{"reconnected": true, "pid": r.Info.Pid, "command": r.Info.Target,
+		"protocol": r.Info.ProtocolVersion, "changes": changes}
+	if !x.g.raw || w == nil {
+		return x.io.printJSON(out)
+	}
+	w.ev = wire.EvidenceSnapshot{} // the new process's evidence is all new
+	b, err := json.Marshal(out)
+	if err != nil {
+		return internalf("encode the reconnect report: %v", err)
+	}
+	merged, err := withFields(b, w.fields(ctx, r.Info.ProtocolVersion))
+	if err != nil {
+		return internalf("merge the reconnect report: %v", err)
+	}
+	return x.io.printJSON(merged)
 }
 
 func firstLineOf(s string) string {
@@ -66,8 +92,24 @@ type sessionListing struct {
 	Protocol    string    `json:"protocol"`
 	StartedAt   time.Time `json:"started_at"`
 	Uptime      string    `json:"uptime"`
-	IdleMinutes float64   `json:"idle_timeout"`
+	IdleTimeout string    `json:"idle_timeout"` // a duration, 3.0's shape: "3s", "90m"; "none"
 	Note        string    `json:"note,omitempty"`
+}
+
+// idleText is an idle timeout in minutes as 3.0 showed it: whole minutes
+// as "90m", else whole seconds as "3s", else milliseconds; "none" for 0
+// (the session never closes itself).
+func idleText(minutes float64) string {
+	ms := int64(math.Round(minutes * 60_000))
+	switch {
+	case ms <= 0:
+		return "none"
+	case ms%60_000 == 0:
+		return fmt.Sprintf("%dm", ms/60_000)
+	case ms%1000 == 0:
+		return fmt.Sprintf("%ds", ms/1000)
+	}
+	return fmt.Sprintf("%dms", ms)
 }
 
 // pingWait is how long `sessions` waits for a daemon's live details. A
@@ -106,9 +148,9 @@ func newSessionsCmd() *cobra.Command {
 func listing(rec *session.Record, in *session.Info) sessionListing {
 	l := sessionListing{Name: rec.Name, Pid: rec.Pid, DaemonPid: rec.DaemonPid, Command: rec.Target, Cwd: rec.Cwd,
 		EnvKeys: orEmpty(rec.EnvKeys), Protocol: rec.Protocol, StartedAt: rec.StartedAt,
-		Uptime: time.Since(rec.StartedAt).Round(time.Second).String(), IdleMinutes: rec.IdleMinutes}
+		Uptime: time.Since(rec.StartedAt).Round(time.Second).String(), IdleTimeout: idleText(rec.IdleMinutes)}
 	if in != nil {
-		l.Phase, l.IdleMinutes = in.Phase, in.IdleMinutes
+		l.Phase, l.IdleTimeout = in.Phase, idleText(in.IdleMinutes)
 		if in.Pid > 0 {
 			l.Pid = in.Pid
 		}
@@ -121,7 +163,7 @@ func newCloseSessionCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
 			if !session.ValidName(name) {
-				return exitf(ExitUsage, "session name %q must start with a letter or digit and use only letters, digits, '.', '_' and '-'", name)
+				return badSessionName(name)
 			}
 			dir, err := safesocket.Dir()
 			if err != nil {

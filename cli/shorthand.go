@@ -5,48 +5,106 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
 // isArgWord says whether a word is an argument of the tool rather than the
-// start of the target command: key=value, key:=json, or a JSON object.
+// start of the target command: key=value, key:=json, a JSON object, "-"
+// (the JSON object on stdin) or @path (the JSON object in a file).
 func isArgWord(w string) bool {
-	if strings.HasPrefix(strings.TrimSpace(w), "{") {
+	if isObjectWord(w) {
 		return true
 	}
 	i := strings.IndexByte(w, '=')
 	return i > 0 && !strings.ContainsAny(w[:i], "/ ")
 }
 
+// isObjectWord says whether a word is a whole JSON-object argument (inline,
+// "-" or @path): after one, a bare word starts the target command.
+func isObjectWord(w string) bool {
+	return strings.HasPrefix(strings.TrimSpace(w), "{") || w == "-" || (len(w) > 1 && w[0] == '@')
+}
+
+// argSet is the parsed argument words: the values, and which keys were
+// written key=value (a string unless the tool's schema says otherwise).
+type argSet struct {
+	values    map[string]any
+	shorthand map[string]bool
+}
+
 // parseToolArgs turns the words after a tool name into its arguments:
 // one JSON object, or HTTPie-style key=value (a string) and key:=json.
 // stringsOnly refuses key:=json (prompt arguments must be strings).
 func parseToolArgs(words []string, stringsOnly bool) (map[string]any, error) {
-	args := map[string]any{}
+	set, err := parseArgs(words, stringsOnly, strings.NewReader(""))
+	return set.values, err
+}
+
+// parseArgs is parseToolArgs that also reads "-" from stdin and @path from
+// a file, and remembers the key=value keys.
+func parseArgs(words []string, stringsOnly bool, stdin io.Reader) (argSet, error) {
+	set := argSet{values: map[string]any{}, shorthand: map[string]bool{}}
 	for _, w := range words {
-		if strings.HasPrefix(strings.TrimSpace(w), "{") {
+		if isObjectWord(w) {
+			text, from, err := objectText(w, stdin)
+			if err != nil {
+				return set, err
+			}
 			var obj map[string]any
-			if err := decodeExact(w, &obj); err != nil {
-				return nil, exitf(ExitDataErr, "the arguments %s are not valid JSON: %v. Quote the object for your shell, or use key=value and key:=json words", clip(w), err)
+			if err := decodeExact(text, &obj); err != nil {
+				return set, exitf(ExitDataErr, "Invalid JSON arguments %s: %v. Quote the object for your shell, or use key=value and key:=json words", from, err)
 			}
 			for k, v := range obj {
-				if s, ok := v.(string); stringsOnly && !ok {
-					return nil, exitf(ExitDataErr, "prompt argument %q must be a string, got %s; prompt arguments are strings", k, clip(fmt.Sprint(v)))
-				} else if ok {
-					v = s
+				if _, ok := v.(string); stringsOnly && !ok {
+					return set, exitf(ExitDataErr, "prompt argument %q must be a string, got %s; prompt arguments are strings", k, clip(fmt.Sprint(v)))
 				}
-				args[k] = v
+				set.values[k] = v
+				delete(set.shorthand, k)
 			}
 			continue
 		}
 		k, v, err := parseWord(w, stringsOnly)
 		if err != nil {
-			return nil, err
+			return set, err
 		}
-		args[k] = v
+		set.values[k] = v
+		set.shorthand[k] = w[len(k)] == '=' // key=value, not key:=json
 	}
-	return args, nil
+	return set, nil
 }
+
+// objectText is the JSON text of an object word and how to name it in an
+// error: inline, from stdin ("-") or from a file (@path).
+func objectText(w string, stdin io.Reader) (text, from string, err error) {
+	switch {
+	case w == "-":
+		b, err := io.ReadAll(io.LimitReader(stdin, maxArgsFile+1))
+		if err != nil {
+			return "", "", exitf(ExitDataErr, "cannot read the JSON arguments from stdin (-): %v", err)
+		}
+		if len(b) > maxArgsFile {
+			return "", "", exitf(ExitDataErr, "the JSON arguments on stdin (-) are over %d MB; pass a smaller object", maxArgsFile>>20)
+		}
+		return string(b), "from stdin (-)", nil
+	case w[0] == '@':
+		path := w[1:]
+		f, err := os.Open(path)
+		if err != nil {
+			return "", "", exitf(ExitDataErr, "cannot read the JSON arguments file %s: %v. Give @path to a file holding one JSON object", path, err)
+		}
+		defer f.Close()
+		b, err := io.ReadAll(io.LimitReader(f, maxArgsFile+1))
+		if err != nil || len(b) > maxArgsFile {
+			return "", "", exitf(ExitDataErr, "cannot read the JSON arguments file %s (it must be one JSON object under %d MB): %v", path, maxArgsFile>>20, err)
+		}
+		return string(b), "in " + path, nil
+	}
+	return w, clip(w), nil
+}
+
+// maxArgsFile bounds the JSON arguments read from stdin or a file.
+const maxArgsFile = 64 << 20
 
 func parseWord(w string, stringsOnly bool) (string, any, error) {
 	if eq := strings.IndexByte(w, '='); eq > 1 && w[eq-1] == ':' {

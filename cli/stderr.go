@@ -11,6 +11,7 @@ import (
 
 	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/cli/session"
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // startupSettle is how long a fresh server's stderr must stay quiet before
@@ -47,24 +48,25 @@ func newStderrCmd(g *globals, version string) *cobra.Command {
 			req := g.request(session.OpStderr, sp)
 			req.Count = count
 			return withTarget(cmd, g, version, sp, req, func(ctx context.Context, c *actors.Conn, _ actors.Info) error {
-				return printStderr(ctx, io, c, count)
+				return printStderr(ctx, io, c, count, g.raw)
 			})
 		}
 		cfg, err := g.config(sp.target)
 		if err != nil {
 			return err
 		}
-		return startupStderr(cmd.Context(), io, cfg, version, count)
+		return startupStderr(cmd.Context(), io, cfg, version, count, g.raw)
 	}
 	return cmd
 }
 
-func startupStderr(ctx context.Context, io streams, cfg actors.Config, version string, count int) error {
+func startupStderr(ctx context.Context, io streams, cfg actors.Config, version string, count int, raw bool) error {
 	ctx, stop := signal.NotifyContext(ctx, stopSignals()...)
 	defer stop()
 	reg := actors.NewRegistry(actors.Options{MaxConnections: 1, ClientInfo: mcp.Implementation{Name: "run-mcp", Version: version}})
 	defer reg.Close()
 	start := time.Now()
+	io.status("%s", connectingLine(cfg))
 	info, connErr := reg.Connect(ctx, "", cfg)
 	if connErr == nil {
 		io.status("%s", connectedLine(info, time.Since(start)))
@@ -85,7 +87,7 @@ func startupStderr(ctx context.Context, io streams, cfg actors.Config, version s
 	if count > 0 {
 		ex = ring.Last(count)
 	}
-	if err := io.printJSON(orEmpty(ex.Render(false))); err != nil {
+	if err := printExcerpt(io, ex, raw); err != nil {
 		return err
 	}
 	if connErr != nil {
@@ -112,7 +114,7 @@ func settle(changed <-chan struct{}) {
 }
 
 // printStderr prints a running connection's stderr as a JSON array.
-func printStderr(ctx context.Context, io streams, c *actors.Conn, count int) error {
+func printStderr(ctx context.Context, io streams, c *actors.Conn, count int, raw bool) error {
 	ex, ok, err := c.Stderr(ctx, 0, count)
 	if err != nil {
 		return failed(err)
@@ -120,5 +122,16 @@ func printStderr(ctx context.Context, io streams, c *actors.Conn, count int) err
 	if !ok {
 		return exitf(ExitUsage, "%s", httpLimits)
 	}
-	return io.printJSON(orEmpty(ex.Render(false)))
+	return printExcerpt(io, ex, raw)
+}
+
+// printExcerpt prints stderr lines as a JSON array of strings; --raw
+// prints the excerpt itself: each line with its position (seq, the cursor
+// get_mcp_server_stderr's since takes) and time, the total written, and
+// how many lines the first-100/last-1,000 window dropped and where.
+func printExcerpt(io streams, ex wire.Excerpt, raw bool) error {
+	if !raw {
+		return io.printJSON(orEmpty(ex.Render(false)))
+	}
+	return io.printJSON(map[string]any{"lines": orEmpty(ex.Lines), "total": ex.Total, "elided": ex.Elided, "elided_before": ex.ElidedBefore})
 }

@@ -20,7 +20,7 @@ func newValidateCmd(g *globals, version string) *cobra.Command {
 	cmd := &cobra.Command{Use: "validate [options] [-- target_command...]",
 		Short: "Spawn a server (or use a session's), check what a strict client would reject, and report",
 		Example: "  run-mcp validate -- node my-server.js\n  run-mcp validate --deep -- node my-server.js\n" +
-			"  run-mcp validate --json -- node my-server.js | jq .result\n  run-mcp validate --deep --session main",
+			"  run-mcp validate --json -- node my-server.js | jq .status\n  run-mcp validate --deep --session main",
 		DisableFlagParsing: true}
 	g.addHeadless(cmd)
 	cmd.Flags().BoolVar(&deep, "deep", false, "Print every check, not only those that warned or failed")
@@ -35,7 +35,7 @@ func newValidateCmd(g *globals, version string) *cobra.Command {
 			req := g.request(session.OpValidate, sp)
 			req.Deep, req.JSON = deep, asJSON
 			return withTarget(cmd, g, version, sp, req, func(ctx context.Context, c *actors.Conn, info actors.Info) error {
-				return printReport(io, validate.Running(ctx, c, info), deep, asJSON)
+				return printReport(io, validate.Running(ctx, c, info), deep, asJSON || g.raw)
 			})
 		}
 		cfg, err := g.config(sp.target)
@@ -44,7 +44,8 @@ func newValidateCmd(g *globals, version string) *cobra.Command {
 		}
 		ctx, stop := signal.NotifyContext(cmd.Context(), stopSignals()...)
 		defer stop()
-		return printReport(io, validate.Run(ctx, cfg, actors.Options{ClientInfo: mcp.Implementation{Name: "run-mcp", Version: version}, Words: cliWords}), deep, asJSON)
+		// --raw is --json here: the report is what validate has to show.
+		return printReport(io, validate.Run(ctx, cfg, actors.Options{ClientInfo: mcp.Implementation{Name: "run-mcp", Version: version}, Words: cliWords}), deep, asJSON || g.raw)
 	}
 	return cmd
 }
@@ -53,7 +54,7 @@ func printReport(io streams, r validate.Report, deep, asJSON bool) error {
 	if asJSON {
 		b, err := r.JSON()
 		if err != nil {
-			return exitf(ExitInternal, "encode the report: %v", err)
+			return internalf("encode the report: %v", err)
 		}
 		_, _ = io.out.Write(append(b, '\n'))
 	} else {

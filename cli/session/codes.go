@@ -1,6 +1,9 @@
 package session
 
-import "fmt"
+import (
+	"fmt"
+	"runtime/debug"
+)
 
 // Exit codes of the specification that this package reports (cli owns the
 // full list; the values are the same).
@@ -19,6 +22,8 @@ const (
 type Error struct {
 	Code int
 	Err  error
+	// Stack is where an internal error (exit 70) arose, for RUN_MCP_DEBUG=1.
+	Stack []byte
 }
 
 func (e *Error) Error() string { return e.Err.Error() }
@@ -27,6 +32,13 @@ func (e *Error) Unwrap() error { return e.Err }
 // ExitCode is the process exit code the failure maps to.
 func (e *Error) ExitCode() int { return e.Code }
 
+// StackTrace is where an internal error arose (nil for the others).
+func (e *Error) StackTrace() []byte { return e.Stack }
+
 func errorf(code int, format string, args ...any) *Error {
-	return &Error{Code: code, Err: fmt.Errorf(format, args...)}
+	e := &Error{Code: code, Err: fmt.Errorf(format, args...)}
+	if code == ExitInternal {
+		e.Stack = debug.Stack()
+	}
+	return e
 }

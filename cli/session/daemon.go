@@ -65,7 +65,8 @@ type daemon struct {
 // to the target, writes its StartStatus on status, then answers requests
 // until close, the idle timeout, ctx or a permanent accept failure (an
 // error: the daemon exits loudly rather than live deaf).
-func RunDaemon(ctx context.Context, version string, h Handler, specIn io.Reader, status *os.File, logw io.Writer) error {
+// words name the shell's flags in the engine's messages (timeouts).
+func RunDaemon(ctx context.Context, version string, words actors.Words, h Handler, specIn io.Reader, status *os.File, logw io.Writer) error {
 	logger := log.New(logw, "", log.LstdFlags|log.Lmicroseconds)
 	var spec Spec
 	if err := json.NewDecoder(io.LimitReader(specIn, MaxRequest)).Decode(&spec); err != nil {
@@ -82,7 +83,7 @@ func RunDaemon(ctx context.Context, version string, h Handler, specIn io.Reader,
 	if err != nil {
 		return reportStart(status, StartStatus{Code: ExitUsage, Error: err.Error()})
 	}
-	reg := actors.NewRegistry(actors.Options{MaxConnections: 1, ClientInfo: mcp.Implementation{Name: "run-mcp", Version: version}})
+	reg := actors.NewRegistry(actors.Options{MaxConnections: 1, Words: words, ClientInfo: mcp.Implementation{Name: "run-mcp", Version: version}})
 	defer reg.Close()
 	info, err := reg.Connect(ctx, spec.Name, cfg)
 	if err != nil {
@@ -306,7 +307,7 @@ func (d *daemon) answer(ctx context.Context, req *Request) (reply Reply) {
 	diff := d.rec.Mismatch(req.Caller)
 	d.recMu.Unlock()
 	if diff != "" {
-		return Reply{Code: ExitUsage, Stderr: fmt.Sprintf("run-mcp: session %q was started with a different setup: %s. Omit the command to attach to it, or close-session %s to replace it\n", d.name, diff, d.name)}
+		return Reply{Code: ExitUsage, Stderr: fmt.Sprintf("run-mcp: session %q %s. Omit the command (and --env, --protocol) to use it as it is, or run close-session %s to replace it\n", d.name, diff, d.name)}
 	}
 	if req.IdleMinutes != nil {
 		d.idle.Store(int64(*req.IdleMinutes * float64(time.Minute)))

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -84,7 +86,8 @@ func TestMismatchNamesTheDifferenceNotTheValues(t *testing.T) {
 		t.Fatalf("a caller naming nothing must match: %s", d)
 	}
 	d := rec.Mismatch(&Caller{Target: "node b.js", EnvGiven: true, EnvKeys: []string{"K"}, EnvHash: EnvHash(map[string]string{"K": "secret-v2"}), Protocol: "2026-07-28"})
-	for _, want := range []string{"command:", "env: the session has K, this call passes K", "protocol:"} {
+	for _, want := range []string{`already running a different server: it runs "node a.js", this call names "node b.js"`, "env differs for: K (names only",
+		"running protocol: legacy, this call asks for 2026-07-28"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("mismatch lacks %q: %s", want, d)
 		}
@@ -92,8 +95,27 @@ func TestMismatchNamesTheDifferenceNotTheValues(t *testing.T) {
 	if strings.Contains(d, "secret") || strings.Contains(d, "v1") {
 		t.Errorf("mismatch shows an env value: %s", d)
 	}
-	if d := rec.Mismatch(&Caller{Target: "node a.js", Command: "./a.js", Cwd: "/two"}); !strings.Contains(d, "directory:") {
+	if d := rec.Mismatch(&Caller{Target: "node a.js", Command: "./a.js", Cwd: "/two"}); !strings.Contains(d, "already running a different server: the relative command") {
 		t.Errorf("a relative command from another directory: %q", d)
+	}
+	// node srv.js names a file of its directory; npx <package> does not.
+	one, two := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(one, "srv.js"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rec = &Record{Target: "node srv.js", Command: "node", Cwd: one}
+	if d := rec.Mismatch(&Caller{Target: "node srv.js", Command: "node", Args: []string{"srv.js"}, Cwd: two}); !strings.Contains(d, "already running a different server") {
+		t.Errorf("node srv.js from another directory must be refused: %q", d)
+	}
+	rec = &Record{Target: "npx -y @modelcontextprotocol/server-everything", Command: "npx", Cwd: one}
+	if d := rec.Mismatch(&Caller{Target: rec.Target, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-everything"}, Cwd: two}); d != "" {
+		t.Errorf("a package name runs the same server anywhere: %q", d)
+	}
+	// Env: only the variable whose value differs is named.
+	rec = &Record{EnvKeys: []string{"A", "B"}, EnvHash: EnvHash(map[string]string{"A": "1", "B": "2"}), EnvHashes: EnvHashes(map[string]string{"A": "1", "B": "2"})}
+	env := map[string]string{"A": "1", "B": "3"}
+	if d := rec.Mismatch(&Caller{EnvGiven: true, EnvKeys: []string{"A", "B"}, EnvHash: EnvHash(env), EnvHashes: EnvHashes(env)}); !strings.Contains(d, "env differs for: B (") {
+		t.Errorf("want only B named: %q", d)
 	}
 }
 

@@ -37,19 +37,22 @@ type Record struct {
 	// DaemonStart and ServerStart are the processes' start times (Linux:
 	// clock ticks since boot, /proc/<pid>/stat field 22; 0 elsewhere), so a
 	// reused pid is not taken for the daemon or its server.
-	DaemonStart uint64    `json:"daemon_start,omitempty"`
-	Pid         int       `json:"pid"`
-	ServerStart uint64    `json:"server_start,omitempty"`
-	Target      string    `json:"command"`
-	Command     string    `json:"exec"`
-	Args        []string  `json:"args"`
-	URL         string    `json:"url,omitempty"`
-	Cwd         string    `json:"cwd"`
-	EnvKeys     []string  `json:"env_keys"`
-	EnvHash     string    `json:"env_hash"`
-	Protocol    string    `json:"protocol"`
-	StartedAt   time.Time `json:"started_at"`
-	IdleMinutes float64   `json:"idle_timeout"`
+	DaemonStart uint64   `json:"daemon_start,omitempty"`
+	Pid         int      `json:"pid"`
+	ServerStart uint64   `json:"server_start,omitempty"`
+	Target      string   `json:"command"`
+	Command     string   `json:"exec"`
+	Args        []string `json:"args"`
+	URL         string   `json:"url,omitempty"`
+	Cwd         string   `json:"cwd"`
+	EnvKeys     []string `json:"env_keys"`
+	EnvHash     string   `json:"env_hash"`
+	// EnvHashes fingerprint each value alone, so a refusal can name the
+	// variables that differ (names only).
+	EnvHashes   map[string]string `json:"env_hashes,omitempty"`
+	Protocol    string            `json:"protocol"`
+	StartedAt   time.Time         `json:"started_at"`
+	IdleMinutes float64           `json:"idle_timeout"`
 }
 
 // RecordPath and LogPath are a session's files in the session directory.
@@ -107,7 +110,7 @@ func Records(dir string) []*Record {
 func NewRecord(dir, name string, cfg actors.Config, idle float64) *Record {
 	r := &Record{Name: name, Socket: safesocket.Path(dir, name), Target: cfg.Target(), Command: cfg.Spec.Command,
 		Args: cfg.Spec.Args, URL: cfg.URL, Cwd: cfg.Spec.Dir, EnvKeys: wire.EnvKeys(cfg.Spec.Env),
-		EnvHash: EnvHash(cfg.Spec.Env), Protocol: cfg.Era.String(), StartedAt: time.Now(), IdleMinutes: idle}
+		EnvHash: EnvHash(cfg.Spec.Env), EnvHashes: EnvHashes(cfg.Spec.Env), Protocol: cfg.Era.String(), StartedAt: time.Now(), IdleMinutes: idle}
 	if r.Args == nil {
 		r.Args = []string{}
 	}
@@ -124,10 +127,21 @@ func EnvHash(env map[string]string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// EnvHashes fingerprints each env value alone, without keeping it.
+func EnvHashes(env map[string]string) map[string]string {
+	out := make(map[string]string, len(env))
+	for k, v := range env {
+		out[k] = EnvHash(map[string]string{k: v})
+	}
+	return out
+}
+
 // Mismatch says how the server a caller names differs from what the
-// session was started with ("" when it does not): a different command, the
-// same relative command from another directory, different env, or another
-// protocol. A caller that names nothing matches.
+// session was started with ("" when it does not), in 3.0's words: a
+// different command, or the same relative command from another directory,
+// is "already running a different server"; env "env differs for: KEY"
+// (names only); another protocol "running protocol: P". A caller that
+// names nothing matches.
 func (r *Record) Mismatch(c *Caller) string {
 	if c == nil {
 		return ""
@@ -135,25 +149,78 @@ func (r *Record) Mismatch(c *Caller) string {
 	var diffs []string
 	if c.Target != "" {
 		if c.Target != r.Target {
-			diffs = append(diffs, fmt.Sprintf("command: the session runs %q, this call names %q", r.Target, c.Target))
-		} else if !c.HTTP && !filepath.IsAbs(c.Command) && strings.ContainsRune(c.Command, filepath.Separator) && c.Cwd != r.Cwd {
-			diffs = append(diffs, fmt.Sprintf("directory: the relative command %q was started in %s, this call is in %s", r.Command, r.Cwd, c.Cwd))
+			diffs = append(diffs, fmt.Sprintf("is already running a different server: it runs %q, this call names %q", r.Target, c.Target))
+		} else if !c.HTTP && c.Cwd != r.Cwd && relative(c.Command, c.Args, r.Cwd, c.Cwd) {
+			diffs = append(diffs, fmt.Sprintf("is already running a different server: the relative command %q was started in %s, this call is in %s",
+				r.Target, r.Cwd, c.Cwd))
 		}
 	}
 	if c.EnvGiven && c.EnvHash != r.EnvHash {
-		diffs = append(diffs, fmt.Sprintf("env: the session has %s, this call passes %s (names only; values are not shown)",
-			keysOrNone(r.EnvKeys), keysOrNone(c.EnvKeys)))
+		diffs = append(diffs, fmt.Sprintf("was started with different env values: env differs for: %s (names only; values are not shown)", strings.Join(r.envDiff(c), ", ")))
 	}
 	if c.Protocol != "" && c.Protocol != r.Protocol {
-		diffs = append(diffs, fmt.Sprintf("protocol: the session uses %s, this call asks for %s", r.Protocol, c.Protocol))
+		diffs = append(diffs, fmt.Sprintf("is running protocol: %s, this call asks for %s", r.Protocol, c.Protocol))
 	}
-	sort.Strings(diffs)
-	return strings.Join(diffs, "; ")
+	return strings.Join(diffs, "; and ")
 }
 
-func keysOrNone(keys []string) string {
-	if len(keys) == 0 {
-		return "no variables"
+// envDiff names the variables whose values differ, or that one side has
+// and the other does not. A record without per-variable fingerprints (an
+// older daemon) can only name every variable of both sides.
+func (r *Record) envDiff(c *Caller) []string {
+	keys := map[string]bool{}
+	if r.EnvHashes == nil || c.EnvHashes == nil {
+		for _, k := range append(append([]string{}, r.EnvKeys...), c.EnvKeys...) {
+			keys[k] = true
+		}
+	} else {
+		for k, h := range r.EnvHashes {
+			if c.EnvHashes[k] != h {
+				keys[k] = true
+			}
+		}
+		for k := range c.EnvHashes {
+			if _, ok := r.EnvHashes[k]; !ok {
+				keys[k] = true
+			}
+		}
 	}
-	return strings.Join(keys, ", ")
+	out := make([]string, 0, len(keys))
+	for k := range keys {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		out = append(out, "(no variable names differ; the set of values does)")
+	}
+	return out
+}
+
+// relative says whether a command line depends on the directory it runs
+// in: the executable is a relative path (./srv, bin/srv), or a word names a
+// relative path (./srv.js, ../x) or a file that exists relative to one of
+// dirs (node srv.js). A package name such as
+// @modelcontextprotocol/server-everything is not a path in either
+// directory, so npx … runs the same server anywhere.
+func relative(command string, args []string, dirs ...string) bool {
+	if command != "" && !filepath.IsAbs(command) && strings.ContainsRune(command, filepath.Separator) {
+		return true
+	}
+	for _, a := range args {
+		if a == "" || strings.HasPrefix(a, "-") || filepath.IsAbs(a) {
+			continue
+		}
+		if a == "." || a == ".." || strings.HasPrefix(a, "./") || strings.HasPrefix(a, "../") {
+			return true
+		}
+		for _, d := range dirs {
+			if d == "" {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(d, a)); err == nil {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -64,10 +64,13 @@ type Request struct {
 	URI     string `json:"uri,omitempty"`
 	// Args are the tool or prompt arguments, kept as raw JSON so numbers
 	// stay exact (decoded with UseNumber, never through float64).
-	Args  json.RawMessage `json:"args,omitempty"`
-	Count int             `json:"count,omitempty"` // stderr: the last count lines (0: all)
-	Deep  bool            `json:"deep,omitempty"`  // validate
-	JSON  bool            `json:"json,omitempty"`  // validate
+	Args json.RawMessage `json:"args,omitempty"`
+	// Shorthand names the args written key=value: strings, unless the
+	// tool's schema declares the property a number, integer or boolean.
+	Shorthand []string `json:"shorthand,omitempty"`
+	Count     int      `json:"count,omitempty"` // stderr: the last count lines (0: all)
+	Deep      bool     `json:"deep,omitempty"`  // validate
+	JSON      bool     `json:"json,omitempty"`  // validate
 	// Cwd is the caller's directory: relative --out-dir is relative to it.
 	Cwd     string  `json:"cwd,omitempty"`
 	Options Options `json:"options"`
@@ -89,6 +92,9 @@ type Options struct {
 	// RequestTimeoutMS is the budget of housekeeping requests (listings
 	// before a call); 0: the session's own.
 	RequestTimeoutMS int `json:"request_timeout_ms,omitempty"`
+	// Debug is the caller's RUN_MCP_DEBUG=1: an internal error's reply
+	// carries the stack where it arose.
+	Debug bool `json:"debug,omitempty"`
 }
 
 // Caller describes the server a call names. Env values never travel: only
@@ -96,12 +102,15 @@ type Options struct {
 type Caller struct {
 	Target   string   `json:"target,omitempty"`  // the command line or URL; "": none given
 	Command  string   `json:"command,omitempty"` // the executable as given (relative or not)
+	Args     []string `json:"args,omitempty"`    // its arguments, to tell a relative command line
 	HTTP     bool     `json:"http,omitempty"`
 	Cwd      string   `json:"cwd,omitempty"`
 	EnvGiven bool     `json:"env_given,omitempty"`
 	EnvKeys  []string `json:"env_keys,omitempty"`
 	EnvHash  string   `json:"env_hash,omitempty"`
-	Protocol string   `json:"protocol,omitempty"` // "": not given
+	// EnvHashes fingerprint each value alone (see Record.EnvHashes).
+	EnvHashes map[string]string `json:"env_hashes,omitempty"`
+	Protocol  string            `json:"protocol,omitempty"` // "": not given
 }
 
 // Reply is the daemon's answer: what the command printed and its exit code.

@@ -113,9 +113,41 @@ func (r Report) quick() string {
 	return "SUCCESS"
 }
 
-// JSON renders the report as indented JSON.
+
+// reportJSON is validate --json's shape: 3.0's keys first (success,
+// status, protocolEra, protocolVersion, toolCount, checks), then what run-mcp
+// adds.
+type reportJSON struct {
+	Success         bool     `json:"success"`
+	Status          Status   `json:"status"`
+	ProtocolEra     string   `json:"protocolEra"`
+	ProtocolVersion string   `json:"protocolVersion"`
+	ToolCount       int      `json:"toolCount"`
+	Checks          []Check  `json:"checks"`
+	Command         string   `json:"command"`
+	ServerName      string   `json:"serverName,omitempty"`
+	ServerVersion   string   `json:"serverVersion,omitempty"`
+	Capabilities    []string `json:"capabilities"`
+	Connected       bool     `json:"connected"`
+	Exit            string   `json:"exit,omitempty"`
+	Stderr          []string `json:"stderr"`
+}
+
+// JSON renders the report as indented JSON. success is false for FAIL and
+// for a server that never completed the handshake.
 func (r Report) JSON() ([]byte, error) {
-	return json.MarshalIndent(r, "", "  ")
+	era := strings.TrimSuffix(r.ProtocolEra, " era") // 3.0's values: legacy, modern
+	return json.MarshalIndent(reportJSON{Success: r.Connected && r.Result != Fail, Status: r.Result, ProtocolEra: era,
+		ProtocolVersion: r.ProtocolVersion, ToolCount: r.Tools, Checks: orEmptyChecks(r.Checks), Command: r.Command,
+		ServerName: r.ServerName, ServerVersion: r.ServerVersion, Capabilities: r.Capabilities, Connected: r.Connected,
+		Exit: r.Exit, Stderr: r.Stderr}, "", "  ")
+}
+
+func orEmptyChecks(c []Check) []Check {
+	if c == nil {
+		return []Check{}
+	}
+	return c
 }
 
 func orNone(s []string) string {

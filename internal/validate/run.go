@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // stderrSettle lets a server finish its start-up output before stderr is
@@ -49,7 +50,7 @@ func Running(ctx context.Context, c *actors.Conn, info actors.Info) Report {
 		r.finish()
 		return r
 	}
-	r.add("handshake_connection", Pass, "running since %s", info.ConnectedAt.Format(time.TimeOnly))
+	r.add("handshake_connection", Pass, "used the already-running session (connected since %s); nothing was restarted", info.ConnectedAt.Format(time.TimeOnly))
 	return check(ctx, c, info, info.Transport != "stdio", r)
 }
 
@@ -108,7 +109,7 @@ func (r *Report) deadServer(ctx context.Context, c *actors.Conn, err error) {
 	if errors.As(err, &ce) {
 		r.Exit = ce.Report.Exit
 		if len(ce.Report.Noise) > 0 {
-			r.add("stdout_protocol_channel", Fail, "%d line(s) on stdout that are not JSON-RPC, first: %q", len(ce.Report.Noise), ce.Report.Noise[0].Text)
+			r.add("stdout_protocol_channel", Fail, "%s", noiseMessage(len(ce.Report.Noise), ce.Report.Noise))
 		}
 	}
 	if c != nil {
@@ -153,8 +154,7 @@ func (r *Report) evidence(ctx context.Context, c *actors.Conn) {
 		return
 	}
 	if ev.NoiseTotal > 0 {
-		r.add("stdout_protocol_channel", Fail, "%d line(s) on stdout that are not JSON-RPC (stdout is the protocol channel; a strict client fails on these), first at line %d: %q",
-			ev.NoiseTotal, ev.Noise[0].Line, ev.Noise[0].Text)
+		r.add("stdout_protocol_channel", Fail, "%s", noiseMessage(ev.NoiseTotal, ev.Noise))
 	} else {
 		r.add("stdout_protocol_channel", Pass, "every line on stdout was JSON-RPC")
 	}
@@ -163,6 +163,23 @@ func (r *Report) evidence(ctx context.Context, c *actors.Conn) {
 	} else {
 		r.add("transport_errors", Pass, "none")
 	}
+}
+
+// quotedNoise is how many noise lines a check quotes.
+const quotedNoise = 5
+
+// noiseMessage is 3.0's wording ("2 non-JSON line(s)") with the lines
+// quoted, each with its position on stdout.
+func noiseMessage(total int, noise []wire.Noise) string {
+	var quoted []string
+	for i, n := range noise {
+		if i == quotedNoise {
+			quoted = append(quoted, fmt.Sprintf("and %d more", total-quotedNoise))
+			break
+		}
+		quoted = append(quoted, fmt.Sprintf("line %d: %q", n.Line, n.Text))
+	}
+	return fmt.Sprintf("%d non-JSON line(s) on stdout, the protocol channel (a strict client fails on these; log to stderr): %s", total, strings.Join(quoted, ", "))
 }
 
 func firstLine(s string) string {

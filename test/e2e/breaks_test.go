@@ -104,7 +104,7 @@ func TestStdoutNoiseAtStartup(t *testing.T) {
 	if got := r.text(t); got != "echo: hi" {
 		t.Errorf("text %q\n%s", got, r)
 	}
-	r.wantStderr(t, "Warning: the server wrote 1 line(s) to stdout that are not JSON-RPC", "line 1: debug: hello")
+	r.wantStderr(t, "Warning: The server wrote 1 non-JSON line(s) to stdout", "line 1: debug: hello")
 }
 
 func TestStdoutNoiseDuringCall(t *testing.T) {
@@ -114,7 +114,7 @@ func TestStdoutNoiseDuringCall(t *testing.T) {
 	if got := r.text(t); got != "wrote one line of noise to stdout" {
 		t.Errorf("text %q\n%s", got, r)
 	}
-	r.wantStderr(t, "Warning: the server wrote 1 line(s) to stdout that are not JSON-RPC", ": this line is not JSON-RPC")
+	r.wantStderr(t, "Warning: The server wrote 1 non-JSON line(s) to stdout", ": this line is not JSON-RPC")
 
 	// --raw carries the same evidence as data.
 	r = run(t, args([]string{"call", "noise", "--raw"}, demo())...)

@@ -63,12 +63,30 @@ func sameItems(t *testing.T, what string, got, want []json.RawMessage) {
 	}
 }
 
-// listed decodes a list command's stdout: {"tools": […]} and the like.
-func (r result) listed(t *testing.T) map[string][]json.RawMessage {
+// listed decodes a list command's stdout: a JSON array (3.0's shape), or
+// with --raw an object {"tools": […], "pages": …} and the like.
+func (r result) listed(t *testing.T) []json.RawMessage {
 	t.Helper()
-	var m map[string][]json.RawMessage
+	var items []json.RawMessage
+	r.json(t, &items)
+	return items
+}
+
+// rawListed decodes list --raw: every kind's entries by key.
+func (r result) rawListed(t *testing.T) map[string]json.RawMessage {
+	t.Helper()
+	var m map[string]json.RawMessage
 	r.json(t, &m)
 	return m
+}
+
+func items(t *testing.T, raw json.RawMessage) []json.RawMessage {
+	t.Helper()
+	var out []json.RawMessage
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("not an array: %v: %s", err, raw)
+	}
+	return out
 }
 
 func TestFaithfulListTools(t *testing.T) {
@@ -76,7 +94,7 @@ func TestFaithfulListTools(t *testing.T) {
 	r := run(t, "list-tools", "--", schemasServer)
 	r.wantCode(t, 0)
 	// Two pages (nextCursor) make one list, each entry as sent.
-	sameItems(t, "list-tools", r.listed(t)["tools"], fixtureDump(t, "tools"))
+	sameItems(t, "list-tools", r.listed(t), fixtureDump(t, "tools"))
 	for _, kw := range []string{`"$schema"`, `"allOf"`, `"anyOf"`, `"oneOf"`, `"if"`, `"then"`, `"else"`, `"$ref"`, `"$defs"`, `"x-custom"`, "12345678901234567890", "1.0"} {
 		if !strings.Contains(r.stdout, kw) {
 			t.Errorf("list-tools dropped %s\n%s", kw, r)
@@ -107,17 +125,21 @@ func TestFaithfulListResourcesAndPrompts(t *testing.T) {
 	t.Parallel()
 	r := run(t, "list-resources", "--", schemasServer)
 	r.wantCode(t, 0)
-	got := r.listed(t)
-	sameItems(t, "list-resources resources", got["resources"], fixtureDump(t, "resources"))
-	sameItems(t, "list-resources resourceTemplates", got["resourceTemplates"], fixtureDump(t, "resourceTemplates"))
+	sameItems(t, "list-resources", r.listed(t), fixtureDump(t, "resources"))
+	// The templates are under --raw, beside the resources.
+	r = run(t, "list-resources", "--raw", "--", schemasServer)
+	r.wantCode(t, 0)
+	got := r.rawListed(t)
+	sameItems(t, "list-resources --raw resources", items(t, got["resources"]), fixtureDump(t, "resources"))
+	sameItems(t, "list-resources --raw resourceTemplates", items(t, got["resourceTemplates"]), fixtureDump(t, "resourceTemplates"))
 
 	r = run(t, "list-prompts", "--", schemasServer)
 	r.wantCode(t, 0)
-	sameItems(t, "list-prompts", r.listed(t)["prompts"], fixtureDump(t, "prompts"))
+	sameItems(t, "list-prompts", r.listed(t), fixtureDump(t, "prompts"))
 }
 
 // echoed is what echo_raw answered: the arguments' bytes as the server
-// received them, as text and inside structuredContent.
+// received them, as text and (call --raw) inside structuredContent.
 func (r result) echoed(t *testing.T) (text, structured string) {
 	t.Helper()
 	var res struct {
@@ -126,7 +148,12 @@ func (r result) echoed(t *testing.T) (text, structured string) {
 		} `json:"content"`
 		StructuredContent json.RawMessage `json:"structuredContent"`
 	}
-	r.json(t, &res)
+	if strings.HasPrefix(strings.TrimSpace(r.stdout), "[") {
+		r.json(t, &res.Content) // call prints the content array
+		res.StructuredContent = json.RawMessage("null")
+	} else {
+		r.json(t, &res)
+	}
 	if len(res.Content) == 0 {
 		t.Fatalf("no content\n%s", r)
 	}
@@ -150,7 +177,7 @@ func TestFaithfulNumbersInArguments(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r := run(t, append(append([]string{"call", "echo_raw"}, tc.words...), "--", schemasServer)...)
+			r := run(t, append(append([]string{"call", "echo_raw", "--raw"}, tc.words...), "--", schemasServer)...)
 			r.wantCode(t, 0)
 			text, structured := r.echoed(t)
 			if text != tc.sent {
@@ -179,7 +206,7 @@ func TestFaithfulRawHasStartupOutput(t *testing.T) {
 	target := demo("--stdout-noise", "console.log at start-up", "--stderr-flood", "3")
 	r := run(t, args([]string{"call", "echo", "message=hi", "--raw", "--show-stderr"}, target)...)
 	r.wantCode(t, 0)
-	r.wantStderr(t, "Warning: the server wrote 1 line(s) to stdout", "[server stderr] flood line 1", "[server stderr] flood line 3")
+	r.wantStderr(t, "Warning: The server wrote 1 non-JSON line(s) to stdout", "[server stderr] flood line 1", "[server stderr] flood line 3")
 	var env rawEnvelopeEvidence
 	r.json(t, &env)
 	if len(env.StdoutNoise) != 1 || env.StdoutNoise[0].Text != "console.log at start-up" {
@@ -275,7 +302,7 @@ func TestFaithfulEverythingTools(t *testing.T) {
 	want := rawToolsList(t, cmd)
 	r := run(t, append([]string{"list-tools", "--"}, cmd...)...)
 	r.wantCode(t, 0)
-	sameItems(t, "server-everything list-tools", r.listed(t)["tools"], want)
+	sameItems(t, "server-everything list-tools", r.listed(t), want)
 }
 
 // The fixture's own check: its tools come in two pages, so a listing that
@@ -307,15 +334,22 @@ func stopServer(in io.Closer, c *exec.Cmd) {
 func TestFaithfulModernEra(t *testing.T) {
 	t.Parallel()
 	const big = "12345678901234567890"
+	content := `[{"type":"text","text":"{\"n\":` + big + `}"}]`
 	r := run(t, "call", "echo_raw", "n:="+big, "--protocol", "2026-07-28", "--", schemasServer, "-modern")
 	r.wantCode(t, 0)
-	want := `{"structuredContent":{"arguments":{"n":` + big + `}},"content":[{"type":"text","text":"{\"n\":` + big + `}"}],"resultType":"complete"}`
-	if got := compact(t, "the result", []byte(r.stdout)); got != want {
-		t.Errorf("the modern result changed on its way:\n got  %s\n sent %s", got, want)
+	if got := compact(t, "the content", []byte(r.stdout)); got != content {
+		t.Errorf("the modern content changed on its way:\n got  %s\n sent %s", got, content)
+	}
+	// --raw: the whole result first, its keys in the server's order.
+	r = run(t, "call", "echo_raw", "n:="+big, "--raw", "--protocol", "2026-07-28", "--", schemasServer, "-modern")
+	r.wantCode(t, 0)
+	want := `{"structuredContent":{"arguments":{"n":` + big + `}},"content":` + content + `,"resultType":"complete",`
+	if got := compact(t, "the result", []byte(r.stdout)); !strings.HasPrefix(got, want) {
+		t.Errorf("the modern result changed on its way:\n got  %s\n sent %s…", got, want)
 	}
 	r = run(t, "list-tools", "--protocol", "2026-07-28", "--", schemasServer, "-modern")
 	r.wantCode(t, 0)
-	sameItems(t, "modern list-tools", r.listed(t)["tools"], fixtureDump(t, "tools"))
+	sameItems(t, "modern list-tools", r.listed(t), fixtureDump(t, "tools"))
 }
 
 // Through a session daemon too, arguments and definitions arrive as sent.
@@ -334,5 +368,5 @@ func TestFaithfulSessionNumbersAndDefinitions(t *testing.T) {
 	}
 	r = s.run("list-tools", "--session", "digits")
 	r.wantCode(t, 0)
-	sameItems(t, "sessioned list-tools", r.listed(t)["tools"], fixtureDump(t, "tools"))
+	sameItems(t, "sessioned list-tools", r.listed(t), fixtureDump(t, "tools"))
 }

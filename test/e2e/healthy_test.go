@@ -32,10 +32,12 @@ func TestCallEchoDemo(t *testing.T) {
 	if got := r.text(t); got != "echo: hi" {
 		t.Errorf("text %q, want %q\n%s", got, "echo: hi", r)
 	}
+	r = run(t, args([]string{"call", "echo", "message=hi", "--raw"}, demo())...)
+	r.wantCode(t, 0)
 	var tr toolResult
 	r.json(t, &tr)
-	if tr.IsError {
-		t.Errorf("isError on a successful call\n%s", r)
+	if tr.IsError || len(tr.Content) != 1 || tr.Content[0].Text != "echo: hi" {
+		t.Errorf("--raw: want the whole result, isError false\n%s", r)
 	}
 }
 

@@ -174,13 +174,17 @@ func (r result) wantNoStdout(t *testing.T) {
 	}
 }
 
-// toolResult is the part of a tools/call result the tests read.
+// contentItem is one item of a result's content array: what call prints
+// (3.0's shape; --raw prints the whole envelope).
+type contentItem struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// toolResult is the part of a tools/call result (call --raw) the tests read.
 type toolResult struct {
-	Content []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	} `json:"content"`
-	IsError bool `json:"isError"`
+	Content []contentItem `json:"content"`
+	IsError bool          `json:"isError"`
 }
 
 func (r result) json(t *testing.T, v any) {
@@ -194,26 +198,26 @@ func (r result) json(t *testing.T, v any) {
 	}
 }
 
+// text is the first text item of the content array call prints.
 func (r result) text(t *testing.T) string {
 	t.Helper()
-	var tr toolResult
-	r.json(t, &tr)
-	if len(tr.Content) == 0 || tr.Content[0].Type != "text" {
+	var content []contentItem
+	r.json(t, &content)
+	if len(content) == 0 || content[0].Type != "text" {
 		t.Fatalf("no text content\n%s", r)
 	}
-	return tr.Content[0].Text
+	return content[0].Text
 }
 
+// toolNames are the names in the JSON array list-tools prints.
 func (r result) toolNames(t *testing.T) []string {
 	t.Helper()
-	var list struct {
-		Tools []struct {
-			Name string `json:"name"`
-		} `json:"tools"`
+	var list []struct {
+		Name string `json:"name"`
 	}
 	r.json(t, &list)
-	names := make([]string, 0, len(list.Tools))
-	for _, tl := range list.Tools {
+	names := make([]string, 0, len(list))
+	for _, tl := range list {
 		names = append(names, tl.Name)
 	}
 	return names

@@ -62,7 +62,12 @@ type sessionRow struct {
 	Pid       int      `json:"pid"`
 	DaemonPid int      `json:"daemon_pid"`
 	EnvKeys   []string `json:"env_keys"`
-	Idle      float64  `json:"idle_timeout"`
+	Command   string   `json:"command"`
+	Cwd       string   `json:"cwd"`
+	Protocol  string   `json:"protocol"`
+	StartedAt string   `json:"started_at"`
+	Uptime    string   `json:"uptime"`
+	Idle      string   `json:"idle_timeout"`
 }
 
 func (s *session) list() []sessionRow {
@@ -105,10 +110,10 @@ func TestSessionDevLoop(t *testing.T) {
 	// A different command, or different env, is refused with the difference.
 	r = s.run(args([]string{"list-tools", "--session", "main"}, demo())...)
 	r.wantCode(t, 64)
-	r.wantStderr(t, "was started with a different setup", "command:")
+	r.wantStderr(t, `session "main" is already running a different server`, "close-session main")
 	r = s.run("list-tools", "--session", "main", "--env", "API_KEY=other")
 	r.wantCode(t, 64)
-	r.wantStderr(t, "env: the session has API_KEY, this call passes API_KEY (names only")
+	r.wantStderr(t, "env differs for: API_KEY (names only", "close-session main")
 	if strings.Contains(r.stderr, "other") || strings.Contains(r.stderr, "sk-secret") {
 		t.Errorf("a refusal must not echo env values:\n%s", r.stderr)
 	}
@@ -190,7 +195,7 @@ func TestSessionServerFailsToStart(t *testing.T) {
 	}
 	r = s.run("call", "echo", "message=x", "--session", "broken")
 	r.wantCode(t, 64)
-	r.wantStderr(t, `no session named "broken" is running`)
+	r.wantStderr(t, `Session "broken" is not running`, "run-mcp call --session broken -- ")
 }
 
 func TestSessionDaemonDeathIsExplained(t *testing.T) {
@@ -233,7 +238,7 @@ func TestSessionIdleTimeout(t *testing.T) {
 	s := newSession(t, "sleepy")
 	s.run(args([]string{"list-tools", "--session", "sleepy", "--idle-timeout", "0.01"}, demo())...).wantCode(t, 0)
 	rows := s.list()
-	if len(rows) != 1 || rows[0].Idle != 0.01 {
+	if len(rows) != 1 || rows[0].Idle != "600ms" { // 0.01 minutes
 		t.Fatalf("sessions must show the idle timeout: %+v", rows)
 	}
 	waitGone(t, rows[0].DaemonPid, "the daemon of an idle session")

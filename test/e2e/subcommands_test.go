@@ -9,6 +9,14 @@ func TestListResourcesAndPrompts(t *testing.T) {
 	t.Parallel()
 	r := run(t, args([]string{"list-resources"}, demo())...)
 	r.wantCode(t, 0)
+	var resources []struct{ URI string }
+	r.json(t, &resources)
+	if len(resources) != 1 || resources[0].URI != "demo://counter" {
+		t.Fatalf("list-resources prints the resources array: %+v\n%s", resources, r)
+	}
+	r.wantStderr(t, "1 resource template(s); list-resources --raw lists them")
+	r = run(t, args([]string{"list-resources", "--raw"}, demo())...)
+	r.wantCode(t, 0)
 	var res struct {
 		Resources []struct{ URI string } `json:"resources"`
 		Templates []struct {
@@ -17,15 +25,13 @@ func TestListResourcesAndPrompts(t *testing.T) {
 	}
 	r.json(t, &res)
 	if len(res.Resources) != 1 || res.Resources[0].URI != "demo://counter" || len(res.Templates) != 1 || res.Templates[0].URITemplate != "demo://echo/{text}" {
-		t.Fatalf("list-resources: %+v", res)
+		t.Fatalf("list-resources --raw: %+v", res)
 	}
 	r = run(t, args([]string{"list-prompts"}, demo())...)
 	r.wantCode(t, 0)
-	var prompts struct {
-		Prompts []struct{ Name string } `json:"prompts"`
-	}
+	var prompts []struct{ Name string }
 	r.json(t, &prompts)
-	if len(prompts.Prompts) != 1 || prompts.Prompts[0].Name != "greet" {
+	if len(prompts) != 1 || prompts[0].Name != "greet" {
 		t.Fatalf("list-prompts: %+v", prompts)
 	}
 }

@@ -22,20 +22,21 @@ func TestValidateFindsWhatAStrictClientRejects(t *testing.T) {
 		"ghost inputSchema: required b never defined under properties",
 		`duplicate tool "ok"`,
 		"[WARN] resources_capability: resources is served (1 item(s)) but not advertised",
-		"[FAIL] stdout_protocol_channel: 1 line(s) on stdout that are not JSON-RPC",
+		"[FAIL] stdout_protocol_channel: 1 non-JSON line(s) on stdout",
 		"[WARN] stderr_warnings: 1 line(s) look like a crash or an error",
 		"#1  Error: could not read config.json")
 
 	r = run(t, "validate", "--json", "--", badServer)
 	var rep struct {
-		Result    string `json:"result"`
+		Success   bool   `json:"success"`
+		Status    string `json:"status"`
 		Connected bool   `json:"connected"`
 		Checks    []struct {
 			Name, Status string
 		} `json:"checks"`
 	}
 	r.json(t, &rep)
-	if rep.Result != "FAIL" || !rep.Connected || len(rep.Checks) == 0 {
+	if rep.Success || rep.Status != "FAIL" || !rep.Connected || len(rep.Checks) == 0 {
 		t.Fatalf("--json report: %+v", rep)
 	}
 }

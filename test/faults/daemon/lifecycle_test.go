@@ -157,11 +157,11 @@ func TestIdleTimeoutValues(t *testing.T) {
 	if r.code != 0 {
 		t.Fatal(r)
 	}
-	if !strings.Contains(s.run("sessions").stdout, `"idle_timeout": 5`) {
+	if !strings.Contains(s.run("sessions").stdout, `"idle_timeout": "5m"`) {
 		t.Fatal("the idle timeout was not set")
 	}
 	s.run("call", "echo", "message=x", "--session", "idle", "--idle-timeout", "0")
-	if r := s.run("sessions"); !strings.Contains(r.stdout, `"idle_timeout": 0`) {
+	if r := s.run("sessions"); !strings.Contains(r.stdout, `"idle_timeout": "none"`) {
 		t.Fatalf("--idle-timeout 0 must clear it:\n%s", r)
 	}
 }
