@@ -53,7 +53,10 @@ func (f *front) call(ctx context.Context, a map[string]any) (*mcp.CallToolResult
 			return nil, err
 		}
 	}
-	out, err := c.Call(ctx, req)
+	out, pending, err := f.callFor(ctx, c, req)
+	if pending != nil {
+		return pending, nil // a 2026-07-28 host's input_required
+	}
 	if getBool(a, "disconnect_after") {
 		// After the result is shaped: the record (stderr, exit) stays.
 		defer func() { _, _ = f.reg.DisconnectAfter(context.WithoutCancel(ctx), c.Name()) }()
