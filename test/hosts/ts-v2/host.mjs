@@ -7,7 +7,8 @@
 // Each line written to stdout is one JSON object: {"step": i, "result"} or
 // {"step": i, "error"}, {"elicitation": params} and {"sampling": params} for
 // every request the host answered, and finally {"era", "protocol"}.
-// HOST_ELICIT=decline declines forms instead of accepting their defaults.
+// Forms are accepted with their defaults (a string without one gets "from the
+// ts-v2 host"); HOST_ELICIT=decline declines them instead.
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
@@ -31,6 +32,7 @@ client.setRequestHandler('elicitation/create', async (req) => {
   const content = {};
   for (const [k, p] of Object.entries(req.params.requestedSchema?.properties ?? {})) {
     if (p && 'default' in p) content[k] = p.default;
+    else if (p?.type === 'string') content[k] = 'from the ts-v2 host';
   }
   return { action: 'accept', content };
 });
