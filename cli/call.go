@@ -17,7 +17,7 @@ import (
 )
 
 func newCallCmd(g *globals, version string) *cobra.Command {
-	return newHeadlessCmd(g, version, headless{
+	cmd := newHeadlessCmd(g, version, headless{
 		use:   "call [options] <tool> [json_args | key=value key:=json ...] [-- target_command...]",
 		short: "Call one tool and print its result as JSON",
 		example: `  run-mcp call greet name=Alice count:=5 -- node my-server.js
@@ -26,6 +26,8 @@ func newCallCmd(g *globals, version string) *cobra.Command {
 		saves:  true,
 		run:    callTool,
 	})
+	cmd.Flags().BoolVar(&g.task, "task", false, "Call the tool as a task (2025-11-25 task-augmented request) and wait for its result (tasks/result) within --timeout")
+	return cmd
 }
 
 // callTool is call once connected, one-shot or in a session.
@@ -35,6 +37,9 @@ func callTool(ctx context.Context, x *job, c *actors.Conn) error {
 		return err
 	}
 	req := actors.CallRequest{Kind: actors.KindTool, Name: x.sp.positionals[0], Args: x.args, Timeout: x.g.callTimeout(headlessTimeout)}
+	if x.g.task {
+		req.Task = &actors.TaskParams{Wait: true}
+	}
 	return runCall(ctx, x.io, x.g, ic, c, req)
 }
 
@@ -142,6 +147,9 @@ func envelope(result any, out *actors.Outcome, stderr []string, ev wire.Evidence
 		field{"input_requests", inputRequests(out)},
 		field{"progress", map[string]any{"token": out.Token, "events": orEmpty(out.Progress)}},
 		field{"protocol", out.Protocol})
+	if out.Task != nil {
+		extra = append(extra, field{"task", out.Task})
+	}
 	merged, err := withFields(b, extra)
 	if err != nil {
 		return nil, exitf(ExitInternal, "merge the result with what happened around it: %v", err)

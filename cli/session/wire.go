@@ -89,6 +89,8 @@ type Options struct {
 	// RequestTimeoutMS is the budget of housekeeping requests (listings
 	// before a call); 0: the session's own.
 	RequestTimeoutMS int `json:"request_timeout_ms,omitempty"`
+	// Task calls the tool as a task (call --task).
+	Task bool `json:"task,omitempty"`
 }
 
 // Caller describes the server a call names. Env values never travel: only
