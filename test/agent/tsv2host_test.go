@@ -219,3 +219,20 @@ func TestTSv2HostDeclines(t *testing.T) {
 	)
 	wantContains(t, "confirm-deploy", run.steps[1], `Input round 1: elicitation "Deploy to prod?": declined`, "not deployed to prod: decline")
 }
+
+// A task's question reaches a 2026-07-28 host too: server-everything asks
+// to clarify an ambiguous query while its task runs, and the host's answer
+// shapes the report.
+func TestTSv2HostTaskWithInput(t *testing.T) {
+	t.Parallel()
+	cmd, err := targets.ServerEverything()
+	targets.Require(t, err)
+	run := runTSHost(t, nil,
+		tsStep{Tool: "connect_to_mcp", Arguments: map[string]any{"command": cmd[0], "args": toAny(cmd[1:])}},
+		callStep("simulate-research-query", map[string]any{"topic": "python", "ambiguous": true}, "task", true),
+	)
+	wantContains(t, "task", run.steps[1], "→ input_required", "→ completed", "# Research Report: python (from the ts-v2 host)")
+	if len(run.elicitation) != 1 || !strings.Contains(run.elicitation[0], "could have multiple interpretations") {
+		t.Errorf("the host was shown %q", run.elicitation)
+	}
+}
