@@ -31,6 +31,8 @@ type CallRequest struct {
 	// OnProgress, if set, is called with each progress update of the call as
 	// it arrives (on the target's read loop: it must not block for long).
 	OnProgress func(ProgressEvent)
+	// Task runs a tool call as a task (2025-11-25; see tasks.go).
+	Task *TaskParams
 }
 
 // Outcome is what a call produced and how it went.
@@ -44,6 +46,9 @@ type Outcome struct {
 	Token      string
 	Evidence   wire.EvidenceSnapshot
 	Protocol   string
+	// Task is the task a task-augmented call created (nil when the server
+	// answered with a plain result).
+	Task *TaskInfo
 
 	stderr     *wire.Ring
 	stderrMark int
@@ -85,7 +90,15 @@ const progressSettle = 50 * time.Millisecond
 
 // Call runs req on the live session. The request itself runs on the
 // caller's goroutine, off the mailbox, so status and stderr answer meanwhile.
+// A tool call with Task runs as a task (callTask).
 func (c *Conn) Call(ctx context.Context, req CallRequest) (*Outcome, error) {
+	if req.Task != nil && req.Kind == KindTool {
+		return c.callTask(ctx, req)
+	}
+	return c.call(ctx, req)
+}
+
+func (c *Conn) call(ctx context.Context, req CallRequest) (*Outcome, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var call *callState
@@ -120,6 +133,8 @@ func methodOf(kind string) string {
 		return string(mcp.MethodPromptsGet)
 	case KindResource:
 		return string(mcp.MethodResourcesRead)
+	case KindTaskResult:
+		return string(mcp.MethodTasksResult)
 	}
 	return string(mcp.MethodToolsCall)
 }
@@ -147,6 +162,12 @@ func (c *Conn) runCall(ctx context.Context, s *session, call *callState, req Cal
 	out := &Outcome{Raw: raw, Token: call.token, Progress: c.notes.untrack(call.token)}
 	if s.init != nil {
 		out.Protocol = s.init.ProtocolVersion
+	}
+	if err == nil && req.Task != nil && req.Kind == KindTool {
+		if w, ok := createdTask(raw); ok {
+			info := s.tasks.update(w, req.Name, "created")
+			out.Task = &info
+		}
 	}
 	_ = c.do(context.WithoutCancel(ctx), func(st *connState) {
 		now := time.Now()
@@ -238,6 +259,16 @@ func (s *session) send(ctx context.Context, req CallRequest, token string) (json
 	case KindTool:
 		method = string(mcp.MethodToolsCall)
 		params["name"], params["arguments"] = req.Name, argsOrEmpty(req.Args)
+		if req.Task != nil {
+			task := map[string]any{}
+			if req.Task.TTL > 0 {
+				task["ttl"] = req.Task.TTL.Milliseconds()
+			}
+			params["task"] = task
+		}
+	case KindTaskResult:
+		method = string(mcp.MethodTasksResult)
+		params["taskId"] = req.Name
 	case KindPrompt:
 		method = string(mcp.MethodPromptsGet)
 		params["name"] = req.Name
@@ -251,6 +282,10 @@ func (s *session) send(ctx context.Context, req CallRequest, token string) (json
 		return nil, coded(CodeInvalidArgument, "type must be tool, resource or prompt, not %q", req.Kind)
 	}
 	if s.init != nil && mcp.IsModernProtocol(s.init.ProtocolVersion) {
+		if req.Task != nil || req.Kind == KindTaskResult {
+			return nil, coded(CodeInvalidArgument, "tasks are a 2025-11-25 feature (task-augmented requests) and this connection speaks %s, "+
+				"where tasks are an extension run-mcp does not speak; connect with protocol legacy to call the tool as a task", s.init.ProtocolVersion)
+		}
 		return s.sendModern(ctx, req, meta)
 	}
 	return s.raw(ctx, method, params)

@@ -14,14 +14,17 @@ import (
 
 // Status is everything known about a connection at one moment.
 type Status struct {
-	Name        string                `json:"name"`
-	Phase       Phase                 `json:"phase"`
-	Why         string                `json:"why,omitempty"`
-	Info        *Info                 `json:"info,omitempty"`
-	Uptime      time.Duration         `json:"-"`
-	Exit        string                `json:"exit,omitempty"`
-	InFlight    int                   `json:"calls_in_flight"`
-	OpenRounds  int                   `json:"open_input_rounds"`
+	Name       string        `json:"name"`
+	Phase      Phase         `json:"phase"`
+	Why        string        `json:"why,omitempty"`
+	Info       *Info         `json:"info,omitempty"`
+	Uptime     time.Duration `json:"-"`
+	Exit       string        `json:"exit,omitempty"`
+	InFlight   int           `json:"calls_in_flight"`
+	OpenRounds int           `json:"open_input_rounds"`
+	// OpenTasks are the tasks of this life not yet completed, failed or
+	// cancelled, as last seen.
+	OpenTasks   []TaskInfo            `json:"open_tasks,omitempty"`
 	StderrLines int                   `json:"stderr_lines"`
 	Evidence    wire.EvidenceSnapshot `json:"-"`
 	Notes       int                   `json:"notifications"`
@@ -52,6 +55,7 @@ func (c *Conn) Status(ctx context.Context) (Status, error) {
 			s.Info = &info
 			if st.phase == PhaseLive {
 				s.Uptime = time.Since(sess.started)
+				s.OpenTasks = sess.tasks.open()
 			}
 			if sess.proc != nil {
 				if e, ok := sess.proc.Exit(); ok {

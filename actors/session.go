@@ -37,6 +37,7 @@ type session struct {
 	cancel   context.CancelFunc // releases handlers of the target's requests
 	reqSeq   atomic.Int64
 	streams  streams
+	tasks    taskTable     // the tasks this life's calls created
 	stopped  chan struct{} // closed by stop, so watchers of this life end
 	stopOnce sync.Once
 }
@@ -108,6 +109,8 @@ func (c *Conn) open(ctx context.Context, cfg Config, handler transport.RequestHa
 			c.tools.Store(nil) // the next call re-lists before checking names
 		case mcp.MethodNotificationSubscriptionsAcknowledged:
 			s.streams.onAck(n)
+		case mcp.MethodNotificationTasksStatus:
+			s.tasks.onStatus(n)
 		}
 		c.notes.add(n, time.Now())
 		c.env.host.Notify(c.name, n)

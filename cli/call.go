@@ -18,7 +18,7 @@ import (
 )
 
 func newCallCmd(g *globals, version string) *cobra.Command {
-	return newHeadlessCmd(g, version, headless{
+	cmd := newHeadlessCmd(g, version, headless{
 		use:   "call [options] <tool> [json_args | key=value key:=json ...] [-- target_command...]",
 		short: "Call one tool and print its result as JSON",
 		example: `  run-mcp call greet name=Alice count:=5 -- node my-server.js
@@ -27,6 +27,8 @@ func newCallCmd(g *globals, version string) *cobra.Command {
 		saves:  true,
 		run:    callTool,
 	})
+	cmd.Flags().BoolVar(&g.task, "task", false, "Call the tool as a task (2025-11-25 task-augmented request) and wait for its result (tasks/result) within --timeout")
+	return cmd
 }
 
 // callTool is call once connected, one-shot or in a session.
@@ -36,6 +38,9 @@ func callTool(ctx context.Context, x *job, c *actors.Conn) error {
 		return err
 	}
 	req := actors.CallRequest{Kind: actors.KindTool, Name: x.sp.positionals[0], Args: x.args, Timeout: x.g.callTimeout(headlessTimeout)}
+	if x.g.task {
+		req.Task = &actors.TaskParams{Wait: true}
+	}
 	return runCall(ctx, x, ic, c, req)
 }
 
@@ -195,6 +200,9 @@ func envelope(result any, out *actors.Outcome, stderr []string, ev wire.Evidence
 		field{"input_requests", inputRequests(out)},
 		field{"progress", map[string]any{"token": out.Token, "events": orEmpty(out.Progress)}},
 		field{"protocol", out.Protocol}, field{"conversions", orEmpty(conversions)})
+	if out.Task != nil {
+		extra = append(extra, field{"task", out.Task})
+	}
 	merged, err := withFields(b, extra)
 	if err != nil {
 		return nil, internalf("merge the result with what happened around it: %v", err)

@@ -111,7 +111,7 @@ func sessionHandler() session.Handler {
 func jobFor(req *session.Request, b *binding) (*job, error) {
 	o := req.Options
 	g := &globals{outDir: o.OutDir, timeoutMS: o.TimeoutMS, maxText: o.MaxText, mediaKB: intercept.DefaultMediaThresholdKB,
-		showStderr: o.ShowStderr, raw: o.Raw, session: b.name, bound: b, requestMS: o.RequestTimeoutMS}
+		showStderr: o.ShowStderr, raw: o.Raw, session: b.name, bound: b, requestMS: o.RequestTimeoutMS, task: o.Task}
 	if g.maxText == 0 {
 		g.maxText = intercept.DefaultMaxText
 	}

@@ -45,7 +45,7 @@ func forward(cmd *cobra.Command, g *globals, sp *split, req *session.Request) er
 	req.Cwd, _ = os.Getwd()
 	media := g.mediaKB
 	req.Options = session.Options{Raw: g.raw, ShowStderr: g.showStderr, TimeoutMS: g.timeoutMS, OutDir: g.outDir,
-		MediaThreshold: &media, MaxText: g.maxText, RequestTimeoutMS: g.requestMS, Debug: debugging()}
+		MediaThreshold: &media, MaxText: g.maxText, RequestTimeoutMS: g.requestMS, Debug: debugging(), Task: g.task}
 	if g.idleSet {
 		idle := g.idleTimeout
 		req.IdleMinutes = &idle

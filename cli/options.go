@@ -36,6 +36,7 @@ type globals struct {
 	connectTimeout int
 	showStderr     bool
 	raw            bool
+	task           bool // call --task
 	session        string
 	idleTimeout    float64
 	idleSet        bool // --idle-timeout was given (0 clears a session's)

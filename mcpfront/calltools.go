@@ -48,22 +48,37 @@ func (f *front) call(ctx context.Context, a map[string]any) (*mcp.CallToolResult
 	req := actors.CallRequest{Kind: getStr(a, "type"), Name: getStr(a, "name"), Args: args,
 		Timeout:    time.Duration(getInt(a, "timeout_ms", int(f.opts.Timeout.Milliseconds()))) * time.Millisecond,
 		OnProgress: f.progressRelay(ctx)}
+	if req.Task, err = taskArg(a); err != nil {
+		return nil, err
+	}
+	if req.Task != nil && req.Kind != actors.KindTool {
+		return nil, &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: "task needs type tool: only tools/call is task-augmented"}
+	}
 	if req.Kind == actors.KindTool {
 		if err := f.checkTool(ctx, c, req); err != nil {
 			return nil, err
 		}
 	}
-	out, err := c.Call(ctx, req)
+	out, pending, err := f.callFor(ctx, c, req)
+	if pending != nil {
+		return pending, nil // a 2026-07-28 host's input_required
+	}
 	if getBool(a, "disconnect_after") {
 		// After the result is shaped: the record (stderr, exit) stays.
 		defer func() { _, _ = f.reg.DisconnectAfter(context.WithoutCancel(ctx), c.Name()) }()
 	}
 	if err != nil {
-		return nil, err
+		return nil, taskHint(err, c.Name())
+	}
+	if out.Task != nil && req.Task != nil && !req.Task.Wait {
+		return taskCreated(out.Task, c.Name()), nil
 	}
 	res, stats, untouched, err := f.shape(req.Kind, out.Raw, getInt(a, "max_text_length", 0))
 	if err != nil {
 		return nil, err
+	}
+	if out.Task != nil {
+		res, untouched = withTaskLine(res, out.Task), false
 	}
 	if getBool(a, "include_metadata") {
 		return withMetadata(res, out, stats), nil

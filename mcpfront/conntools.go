@@ -377,6 +377,9 @@ func (f *front) statusText(st actors.Status) string {
 	if st.OpenRounds > 0 {
 		fmt.Fprintf(&b, " (%d waiting on client input)", st.OpenRounds)
 	}
+	if t := openTasksText(st.OpenTasks); t != "" {
+		b.WriteString("\n" + t)
+	}
 	fmt.Fprintf(&b, "\nNotifications received: %d\nStderr: %d line(s) (get_mcp_server_stderr%s since=0)\n", st.Notes, st.StderrLines, connHint(st.Name))
 	if st.LastFailure != nil {
 		fmt.Fprintf(&b, "\nLast connect failed:\n%s\n", st.LastFailure.Error())

@@ -23,6 +23,10 @@ type hostBridge struct {
 	session server.ClientSession
 	caps    mcp.ClientCapabilities
 	inited  bool
+	// modern says the host speaks 2026-07-28: it declares its capabilities
+	// on every request, and is asked for input through input_required.
+	modern bool
+	parks  parks
 
 	// Forwarding budget: a chatty target must not flood the agent's
 	// context, so at most relayLines notifications per connection go out
@@ -49,12 +53,35 @@ func (h *hostBridge) setCaps(c mcp.ClientCapabilities) {
 	h.mu.Unlock()
 }
 
-// Caps says what the host declared at initialize.
-func (h *hostBridge) Caps() actors.HostCaps {
+// markModern records that the host sent a 2026-07-28 request.
+func (h *hostBridge) markModern() {
+	h.mu.Lock()
+	h.modern = true
+	h.mu.Unlock()
+}
+
+func (h *hostBridge) isModern() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	c := actors.HostCaps{Sampling: h.caps.Sampling != nil}
-	if e := h.caps.Elicitation; e != nil {
+	return h.modern
+}
+
+// Caps says what the host declared: at initialize, or for a 2026-07-28 host
+// on its latest request (mcp-go records each request's _meta capabilities
+// on the session). A call's own relays use the capabilities of that call.
+func (h *hostBridge) Caps() actors.HostCaps {
+	h.mu.Lock()
+	caps, modern, s := h.caps, h.modern, h.session
+	h.mu.Unlock()
+	if ws, ok := s.(server.SessionWithClientInfo); ok && modern {
+		caps = ws.GetClientCapabilities()
+	}
+	return capsOf(caps)
+}
+
+func capsOf(cc mcp.ClientCapabilities) actors.HostCaps {
+	c := actors.HostCaps{Sampling: cc.Sampling != nil}
+	if e := cc.Elicitation; e != nil {
 		// A bare elicitation capability means forms (the 2025-06-18 shape).
 		c.ElicitForm = e.Form != nil || e.URL == nil
 		c.ElicitURL = e.URL != nil
@@ -73,8 +100,16 @@ func (h *hostBridge) hostCtx(ctx context.Context) (context.Context, error) {
 }
 
 // Elicit relays a form or URL request to the host when it declared that
-// mode, and declines deterministically when it did not.
-func (h *hostBridge) Elicit(ctx context.Context, _ string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+// mode, and declines deterministically when it did not. A 2026-07-28 host
+// gets it as the input_required of the call it belongs to; with no call of
+// its to carry the question, it is declined.
+func (h *hostBridge) Elicit(ctx context.Context, conn string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	if pc := h.parks.find(ctx, conn); pc != nil {
+		return pc.elicit(ctx, req)
+	}
+	if h.isModern() {
+		return actors.Headless{}.Elicit(ctx, "", req)
+	}
 	caps := h.Caps()
 	wantURL := req.Params.Mode == mcp.ElicitationModeURL
 	if (wantURL && !caps.ElicitURL) || (!wantURL && !caps.ElicitForm) {
@@ -87,8 +122,15 @@ func (h *hostBridge) Elicit(ctx context.Context, _ string, req mcp.ElicitationRe
 	return h.srv.RequestElicitation(hctx, req)
 }
 
-// Sample relays a sampling request when the host declared sampling.
-func (h *hostBridge) Sample(ctx context.Context, _ string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+// Sample relays a sampling request when the host declared sampling, to a
+// 2026-07-28 host as the input_required of the call it belongs to.
+func (h *hostBridge) Sample(ctx context.Context, conn string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	if pc := h.parks.find(ctx, conn); pc != nil {
+		return pc.sample(ctx, req)
+	}
+	if h.isModern() {
+		return nil, errors.New("the host speaks 2026-07-28, which cannot be sent requests, and no call of it was waiting to carry the question")
+	}
 	if !h.Caps().Sampling {
 		return nil, errors.New("the host run-mcp runs under did not declare sampling, so there is no model to ask")
 	}

@@ -20,6 +20,11 @@ type hostCallKey struct{}
 type hostCall struct {
 	args  map[string]any  // json.Number for every number
 	token json.RawMessage // params._meta.progressToken, as sent
+	// state and answers are a 2026-07-28 host's retry of a call that
+	// returned input_required: params.requestState and
+	// params.inputResponses, each answer as the host wrote it.
+	state   string
+	answers map[string]json.RawMessage
 }
 
 // readHostCall decodes a tools/call message; ok is false when its
@@ -31,12 +36,14 @@ func readHostCall(msg []byte) (hostCall, bool) {
 			Meta      struct {
 				ProgressToken json.RawMessage `json:"progressToken"`
 			} `json:"_meta"`
+			RequestState   string                     `json:"requestState"`
+			InputResponses map[string]json.RawMessage `json:"inputResponses"`
 		} `json:"params"`
 	}
 	if json.Unmarshal(msg, &m) != nil {
 		return hostCall{}, false
 	}
-	hc := hostCall{args: map[string]any{}}
+	hc := hostCall{args: map[string]any{}, state: m.Params.RequestState, answers: m.Params.InputResponses}
 	if t := m.Params.Meta.ProgressToken; len(t) > 0 && string(t) != "null" {
 		hc.token = t
 	}

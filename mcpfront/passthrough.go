@@ -55,7 +55,10 @@ func (p *passthrough) hold(raw json.RawMessage) *mcp.CallToolResult {
 }
 
 // swap rewrites a response frame whose result is a placeholder; any other
-// frame is returned as it is.
+// frame is returned as it is. A placeholder answering a 2026-07-28 host
+// carries resultType (mcp-go stamps it on every result of that era), and the
+// target's bytes then get one too when they lack it: the host's era requires
+// it, and nothing else of the target's result is touched.
 func (p *passthrough) swap(frame []byte) []byte {
 	p.mu.Lock()
 	empty := len(p.pending) == 0
@@ -66,7 +69,8 @@ func (p *passthrough) swap(frame []byte) []byte {
 	var msg struct {
 		ID     json.RawMessage `json:"id"`
 		Result struct {
-			Meta map[string]any `json:"_meta"`
+			Meta       map[string]any `json:"_meta"`
+			ResultType string         `json:"resultType"`
 		} `json:"result"`
 	}
 	if json.Unmarshal(frame, &msg) != nil || msg.ID == nil {
@@ -80,10 +84,38 @@ func (p *passthrough) swap(frame []byte) []byte {
 	if !ok {
 		return frame
 	}
-	out := make([]byte, 0, len(e.raw)+len(msg.ID)+40)
+	raw := e.raw
+	if msg.Result.ResultType != "" {
+		raw = withResultType(raw, msg.Result.ResultType)
+	}
+	out := make([]byte, 0, len(raw)+len(msg.ID)+40)
 	out = append(out, `{"jsonrpc":"2.0","id":`...)
 	out = append(out, msg.ID...)
 	out = append(out, `,"result":`...)
-	out = append(out, e.raw...)
+	out = append(out, raw...)
 	return append(out, "}\n"...)
+}
+
+// withResultType inserts "resultType" as the first member of the result
+// object when it has none, without re-encoding anything else.
+func withResultType(raw json.RawMessage, resultType string) json.RawMessage {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(raw, &members) != nil {
+		return raw
+	}
+	if _, ok := members["resultType"]; ok {
+		return raw
+	}
+	trimmed := bytes.TrimLeft(raw, " \t\r\n")
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return raw
+	}
+	value, _ := json.Marshal(resultType)
+	out := make([]byte, 0, len(raw)+len(value)+16)
+	out = append(out, `{"resultType":`...)
+	out = append(out, value...)
+	if len(members) > 0 {
+		out = append(out, ',')
+	}
+	return append(out, trimmed[1:]...)
 }

@@ -28,3 +28,26 @@ func TestPassthroughSwapsOnlyItsPlaceholder(t *testing.T) {
 		t.Fatalf("an ordinary frame changed: %s", got)
 	}
 }
+
+// A 2026-07-28 host gets resultType added to the target's bytes, which stay
+// otherwise as they were; a result that has one already is left alone.
+func TestPassthroughAddsResultTypeForAModernHost(t *testing.T) {
+	for _, tc := range []struct{ raw, want string }{
+		{`{"content":[{"type":"text","text":"hi"}],"zzz":1.50}`, `{"resultType":"complete","content":[{"type":"text","text":"hi"}],"zzz":1.50}`},
+		{`{ }`, `{"resultType":"complete" }`},
+		{`{"resultType":"complete","content":[]}`, `{"resultType":"complete","content":[]}`},
+	} {
+		var p passthrough
+		placeholder := p.hold(json.RawMessage(tc.raw))
+		placeholder.ResultType = "complete"
+		res, err := json.Marshal(placeholder)
+		if err != nil {
+			t.Fatal(err)
+		}
+		frame := append(append([]byte(`{"jsonrpc":"2.0","id":"a","result":`), res...), "}\n"...)
+		want := `{"jsonrpc":"2.0","id":"a","result":` + tc.want + "}\n"
+		if got := string(p.swap(frame)); got != want {
+			t.Errorf("swap of %s:\n got %s\nwant %s", tc.raw, got, want)
+		}
+	}
+}

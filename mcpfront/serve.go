@@ -2,6 +2,7 @@ package mcpfront
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -79,7 +80,9 @@ func Serve(ctx context.Context, opts Options, in io.Reader, out, errw io.Writer)
 	err = hio.serve(ctx, in)
 	cancel()
 	<-relayDone
+	f.host.parks.closeAll(errors.New("the host closed the connection"))
 	f.reg.Close()
+	f.host.parks.wait()
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("serve stdio: %w", err)
 	}
@@ -123,6 +126,11 @@ func (f *front) expect(tool, conn string) (done func()) {
 
 func (f *front) hooks() *server.Hooks {
 	h := &server.Hooks{}
+	h.AddBeforeAny(func(ctx context.Context, _ any, _ mcp.MCPMethod, _ any) {
+		if server.IsModernRequest(ctx) {
+			f.host.markModern()
+		}
+	})
 	h.AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, _ *mcp.InitializeResult) {
 		f.host.setCaps(req.Params.Capabilities)
 		if s := server.ClientSessionFromContext(ctx); s != nil {

@@ -95,6 +95,8 @@ type Options struct {
 	// Debug is the caller's RUN_MCP_DEBUG=1: an internal error's reply
 	// carries the stack where it arose.
 	Debug bool `json:"debug,omitempty"`
+	// Task calls the tool as a task (call --task).
+	Task bool `json:"task,omitempty"`
 }
 
 // Caller describes the server a call names. Env values never travel: only

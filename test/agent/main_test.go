@@ -22,8 +22,9 @@ import (
 )
 
 // bin is the run-mcp binary under test, built once by TestMain;
-// schemasServer is the fixture test/fixtures/schemas.
-var bin, schemasServer string
+// schemasServer is the fixture test/fixtures/schemas; buildDir holds them
+// (and what tests build later, removed with it).
+var bin, schemasServer, buildDir string
 
 func TestMain(m *testing.M) {
 	os.Exit(run(m))
@@ -36,6 +37,7 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
+	buildDir = dir
 	bin, err = targets.BuildBinary(dir, "./cmd/run-mcp")
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "agent tests: %v\n", err)
