@@ -6,6 +6,8 @@
 #   make bench      benchmarks in ./test/bench/... (results also saved under test/bench/out/)
 #   make demo       build, then run `bash scripts/demo-tour.sh`
 #   make lint       gofmt must list nothing, plus go vet
+#   make conformance  the official MCP conformance suite's client scenarios (both pinned versions),
+#                   run-mcp as the client headless and through the agent server; prints a table
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -24,7 +26,7 @@ BENCHCOUNT ?= 1
 BENCH_OUT  := test/bench/out
 
 .DEFAULT_GOAL := build
-.PHONY: build deps test bench demo lint
+.PHONY: build deps test bench demo lint conformance
 
 build:
 	$(GO) build -o $(BIN) ./cmd/run-mcp
@@ -54,3 +56,8 @@ lint:
 	@out="$$(find . -path ./node_modules -prune -o -path ./.git -prune -o -name '*.go' -print | xargs -r gofmt -l)"; \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+
+# Results per scenario go to test/conformance/out/; expected non-passes are in
+# test/conformance/expected.txt. SCENARIOS="initialize sse-retry" runs fewer.
+conformance: deps build
+	bash test/conformance/run.sh $(CURDIR)/$(BIN)
