@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	
+
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
