@@ -45,7 +45,7 @@ func agent(ctx context.Context, bin, protocol, url string) error {
 	}
 	for _, t := range tools {
 		if _, err := callAgent(ctx, c, "call_mcp_primitive", map[string]any{"type": "tool", "name": t.Name,
-			"arguments": argumentsFor(t.InputSchema)}); err != nil {
+			"arguments": argumentsFor(t.InputSchema, tools)}); err != nil {
 			fmt.Fprintf(os.Stderr, "adapter: call %s: %v\n", t.Name, err)
 		}
 	}

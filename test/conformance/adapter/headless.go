@@ -24,7 +24,7 @@ func headless(ctx context.Context, bin, protocol, url string) error {
 		return fmt.Errorf("list-tools printed something that is not its JSON: %w", err)
 	}
 	for _, t := range listed.Tools {
-		args, _ := json.Marshal(argumentsFor(t.InputSchema))
+		args, _ := json.Marshal(argumentsFor(t.InputSchema, listed.Tools))
 		if _, err := runMCP(ctx, bin, "call", "--protocol", protocol, t.Name, string(args), "--", url); err != nil {
 			fmt.Fprintf(os.Stderr, "adapter: call %s: %v\n", t.Name, err)
 		}

@@ -19,6 +19,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -71,11 +73,14 @@ type tool struct {
 	InputSchema json.RawMessage `json:"inputSchema"`
 }
 
-// argumentsFor builds arguments that satisfy a tool's input schema: each
-// property's default or example, else a plain value of its type, for the
+// argumentsFor builds arguments that satisfy a tool's input schema, for the
 // required properties and those that name an x-mcp-header (so the header is
-// exercised).
-func argumentsFor(schema json.RawMessage) map[string]any {
+// exercised): each property's default or first enum value, else a value of
+// its type chosen from what its description asks for (a non-ASCII string, one
+// with leading spaces, …), and null left out. A "schema" object argument
+// whose description asks for another tool's inputSchema gets that schema as
+// listed (the suite's echo of what the client preserved).
+func argumentsFor(schema json.RawMessage, tools []tool) map[string]any {
 	var s struct {
 		Properties map[string]map[string]any `json:"properties"`
 		Required   []string                  `json:"required"`
@@ -92,12 +97,34 @@ func argumentsFor(schema json.RawMessage) map[string]any {
 		}
 	}
 	for name := range want {
-		args[name] = valueFor(s.Properties[name])
+		p := s.Properties[name]
+		desc, _ := p["description"].(string)
+		if strings.Contains(strings.ToLower(desc), "null") && !slices.Contains(s.Required, name) {
+			continue // the scenario checks that an omitted value sends no header
+		}
+		if p["type"] == "object" && strings.Contains(desc, "inputSchema") {
+			if echoed := schemaNamed(desc, tools); echoed != nil {
+				args[name] = echoed
+				continue
+			}
+		}
+		args[name] = valueFor(p, desc)
 	}
 	return args
 }
 
-func valueFor(p map[string]any) any {
+// schemaNamed finds the tool a description names and returns its input
+// schema as the server sent it.
+func schemaNamed(desc string, tools []tool) json.RawMessage {
+	for _, t := range tools {
+		if strings.Contains(desc, t.Name) {
+			return t.InputSchema
+		}
+	}
+	return nil
+}
+
+func valueFor(p map[string]any, desc string) any {
 	if d, ok := p["default"]; ok {
 		return d
 	}
@@ -108,7 +135,7 @@ func valueFor(p map[string]any) any {
 	case "number":
 		return 1.5
 	case "integer":
-		return 1
+		return 42
 	case "boolean":
 		return true
 	case "object":
@@ -117,6 +144,27 @@ func valueFor(p map[string]any) any {
 		return []any{}
 	case "null":
 		return nil
+	}
+	d := strings.ToLower(desc)
+	switch {
+	case strings.Contains(d, "non-ascii"):
+		return "Zürich 東京"
+	case strings.Contains(d, "leading/trailing"), strings.Contains(d, "leading and trailing"):
+		return "  padded  "
+	case strings.Contains(d, "leading space"):
+		return " leading"
+	case strings.Contains(d, "trailing space"):
+		return "trailing "
+	case strings.Contains(d, "internal space"):
+		return "us west 2"
+	case strings.Contains(d, "empty string"):
+		return ""
+	case strings.Contains(d, "carriage return"):
+		return "line one\r\nline two"
+	case strings.Contains(d, "leading tab"):
+		return "\tindented"
+	case strings.Contains(d, "control char"):
+		return "bell\x07here"
 	}
 	return "test"
 }
