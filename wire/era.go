@@ -102,7 +102,11 @@ func Handshake(ctx context.Context, c *client.Client, e Era, n Negotiated, req m
 	res, err := c.Initialize(ctx, req)
 	if err != nil {
 		if n.Legacy() && e.Mode == EraLegacy && modernOnly(err) {
-			return nil, fmt.Errorf("%w. The server refused the 2025 handshake and looks like it speaks only 2026-07-28 (or, over HTTP, the deprecated HTTP+SSE transport): try protocol auto (--protocol auto from a shell) or protocol \"2026-07-28\"", err)
+			also := ""
+			if errors.Is(err, transport.ErrLegacySSEServer) {
+				also = " (or it serves only the deprecated HTTP+SSE transport)"
+			}
+			return nil, fmt.Errorf("%w. The server refused the 2025 handshake and looks like it speaks only 2026-07-28%s: try protocol auto (--protocol auto from a shell) or protocol \"2026-07-28\"", err, also)
 		}
 		return nil, err
 	}
