@@ -144,6 +144,9 @@ func (c *Conn) open(ctx context.Context, cfg Config, handler transport.RequestHa
 	}
 	s.init = init
 	s.started = time.Now()
+	if s.wt != nil && mcp.IsModernProtocol(init.ProtocolVersion) {
+		s.wt.SetModern(true)
+	}
 	if cfg.LogLevel != "" {
 		err := c.request(ctx, s, string(mcp.MethodSetLogLevel), func(ctx context.Context) error {
 			return s.client.SetLevel(ctx, mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: cfg.LogLevel}})
