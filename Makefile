@@ -14,6 +14,8 @@
 # The version comes from the VERSION file (override: make npm VERSION=0.4.0-rc.1);
 # the commit, the build date and whether the tree had uncommitted changes are
 # stamped in with -ldflags -X, as GoReleaser does for releases.
+#   make conformance  the official MCP conformance suite's client scenarios (both pinned versions),
+#                   run-mcp as the client headless and through the agent server; prints a table
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -42,7 +44,7 @@ BENCHCOUNT ?= 1
 BENCH_OUT  := test/bench/out
 
 .DEFAULT_GOAL := build
-.PHONY: build deps test bench demo lint cross npm docs goreleaser
+.PHONY: build deps test bench demo lint cross npm docs goreleaser conformance
 
 build:
 	$(GO) build -ldflags '$(STAMP)' -o $(BIN) ./cmd/run-mcp
@@ -100,3 +102,8 @@ goreleaser:
 	bash scripts/install-goreleaser.sh
 	"$$(bash scripts/install-goreleaser.sh --print-path)" check
 	"$$(bash scripts/install-goreleaser.sh --print-path)" build --snapshot --clean
+
+# Results per scenario go to test/conformance/out/; expected non-passes are in
+# test/conformance/expected.txt. SCENARIOS="initialize sse-retry" runs fewer.
+conformance: deps build
+	bash test/conformance/run.sh $(CURDIR)/$(BIN)

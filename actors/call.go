@@ -350,7 +350,7 @@ func (s *session) sendCancelled(id mcp.RequestId, cause error) {
 // would lose keys it does not know and every digit past float64's).
 func (s *session) sendModern(ctx context.Context, req CallRequest, meta map[string]any) (json.RawMessage, error) {
 	m := &mcp.Meta{ProgressToken: meta["progressToken"]}
-	ctx, rounds := withCapture(ctx)
+	ctx, rounds := withCapture(withModernCall(ctx))
 	var v any
 	var err error
 	switch req.Kind {
@@ -362,6 +362,11 @@ func (s *session) sendModern(ctx context.Context, req CallRequest, meta map[stri
 		v, err = s.client.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: req.Name}})
 	}
 	if err != nil {
+		if raw := rounds.last(); raw != nil && errors.Is(err, errInputUnanswerable) {
+			// The call completes with what the server last said: it still
+			// requires input (the rounds record what was asked and answered).
+			return raw, nil
+		}
 		return nil, err
 	}
 	if raw := rounds.last(); raw != nil {

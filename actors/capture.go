@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/run-mcp/run-mcp/wire"
 )
@@ -62,12 +63,24 @@ func record(ctx context.Context, resp *transport.JSONRPCResponse, err error) {
 	}
 }
 
+// guard refuses the initialize mcp-go falls back to when a modern handshake
+// fails: the probe found the server modern, so the failure is reported.
+func guard(ctx context.Context, req transport.JSONRPCRequest) error {
+	if req.Method == string(mcp.MethodInitialize) && wire.InitializeForbidden(ctx) {
+		return wire.ErrInitializeForbidden
+	}
+	return nil
+}
+
 // capturingStdio is our stdio transport with results captured. Embedding
 // the pointer keeps every other method (and so every interface mcp-go
 // looks for) as it was.
 type capturingStdio struct{ *wire.Transport }
 
 func (t capturingStdio) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	if err := guard(ctx, req); err != nil {
+		return nil, err
+	}
 	resp, err := t.Transport.SendRequest(ctx, req)
 	record(ctx, resp, err)
 	return resp, err
@@ -77,6 +90,9 @@ func (t capturingStdio) SendRequest(ctx context.Context, req transport.JSONRPCRe
 type capturingHTTP struct{ *transport.StreamableHTTP }
 
 func (t capturingHTTP) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	if err := guard(ctx, req); err != nil {
+		return nil, err
+	}
 	resp, err := t.StreamableHTTP.SendRequest(ctx, req)
 	record(ctx, resp, err)
 	return resp, err

@@ -3,10 +3,12 @@ package actors
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -157,12 +159,63 @@ func (c *Conn) sample(ctx context.Context, params mcp.CreateMessageParams) (*mcp
 // through these handlers: the same relays and rounds as the legacy requests.
 type inputHandlers struct{ c *Conn }
 
+// errInputUnanswerable ends a 2026-07-28 call's rounds: the server asks for
+// input that the host cannot give (a headless run declines every form and
+// refuses sampling). The call then completes with the server's last
+// input_required result, as sent, instead of asking the same question until
+// the client's retry limit.
+var errInputUnanswerable = errors.New("the server still requires input that no host here can give")
+
+type modernCallKey struct{}
+
+// modernCall is the state of one 2026-07-28 call's input rounds.
+type modernCall struct {
+	mu         sync.Mutex
+	unanswered bool // a form was declined because nobody can fill it in
+}
+
+func withModernCall(ctx context.Context) context.Context {
+	return context.WithValue(ctx, modernCallKey{}, &modernCall{})
+}
+
+func modernCallOf(ctx context.Context) *modernCall {
+	mc, _ := ctx.Value(modernCallKey{}).(*modernCall)
+	return mc
+}
+
+func (m *modernCall) markUnanswered() {
+	m.mu.Lock()
+	m.unanswered = true
+	m.mu.Unlock()
+}
+
+func (m *modernCall) wasUnanswered() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.unanswered
+}
+
 func (h inputHandlers) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
-	return h.c.elicit(ctx, req.Params)
+	mc := modernCallOf(ctx)
+	if mc != nil && mc.wasUnanswered() {
+		// The server asks again after the deterministic decline: a second
+		// decline would not change its mind.
+		return nil, errInputUnanswerable
+	}
+	res, err := h.c.elicit(ctx, req.Params)
+	if mc != nil && err == nil && res.Action == mcp.ElicitationResponseActionDecline && !h.c.env.host.Caps().ElicitForm {
+		mc.markUnanswered()
+	}
+	return res, err
 }
 
 func (h inputHandlers) CreateMessage(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	return h.c.sample(ctx, req.CreateMessageParams)
+	res, err := h.c.sample(ctx, req.CreateMessageParams)
+	if err != nil && modernCallOf(ctx) != nil {
+		// An input response cannot carry a refusal: the rounds end here.
+		return nil, fmt.Errorf("%w: sampling refused: %v", errInputUnanswerable, err)
+	}
+	return res, err
 }
 
 func (h inputHandlers) ListRoots(ctx context.Context, _ mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -88,13 +89,38 @@ func (s *session) info(name string) Info {
 // started is stopped and the error carries the evidence.
 func (c *Conn) open(ctx context.Context, cfg Config, handler transport.RequestHandler) (*session, error) {
 	s := &session{cfg: cfg, evidence: &wire.Evidence{}, stopped: make(chan struct{})}
-	if err := s.startTransport(c.env.spawner, c.stderr); err != nil {
+	// Legacy over HTTP listens on the standalone GET stream from the start;
+	// auto and a pin learn the era first (the modern era has no GET stream).
+	if err := s.startTransport(c.env.spawner, c.stderr, cfg.Era.Mode == wire.EraLegacy); err != nil {
 		return nil, err
 	}
 	hctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s.cancel = cancel
+	timeout := cfg.ConnectTimeout
+	if timeout <= 0 {
+		timeout = DefaultConnectTimeout
+	}
+	hsCtx, hsCancel := context.WithTimeout(ctx, timeout)
+	defer hsCancel()
+	if s.wt != nil {
+		// The probe needs stdout read. (Over HTTP, Start opens the GET
+		// stream, so it waits for the client: twice would open two.)
+		_ = s.wt.Start(hctx)
+	}
+	negotiated, err := wire.Negotiate(hsCtx, s.tr, cfg.Era, c.env.clientInfo, advertised())
+	if err != nil {
+		return nil, c.handshakeFailed(ctx, s, hsCtx, timeout, err)
+	}
+	if cfg.IsHTTP() && negotiated.Legacy() && cfg.Era.Mode != wire.EraLegacy {
+		// The probe's transport cannot open the GET stream; a legacy
+		// connection gets a fresh one that does.
+		_ = s.tr.Close()
+		if err := s.startTransport(c.env.spawner, c.stderr, true); err != nil {
+			return nil, err
+		}
+	}
 	h := inputHandlers{c: c}
-	opts := append(cfg.Era.ClientOptions(), client.WithClientCapabilities(advertised()),
+	opts := append(negotiated.ClientOptions(), client.WithClientCapabilities(advertised()),
 		client.WithElicitationHandler(h), client.WithSamplingHandler(h), client.WithRootsHandler(h))
 	s.client = client.NewClient(s.tr, opts...)
 	if err := s.client.Start(hctx); err != nil {
@@ -115,18 +141,15 @@ func (c *Conn) open(ctx context.Context, cfg Config, handler transport.RequestHa
 		c.notes.add(n, time.Now())
 		c.env.host.Notify(c.name, n)
 	})
-	timeout := cfg.ConnectTimeout
-	if timeout <= 0 {
-		timeout = DefaultConnectTimeout
-	}
-	hsCtx, hsCancel := context.WithTimeout(ctx, timeout)
-	defer hsCancel()
-	init, err := wire.Handshake(hsCtx, s.client, cfg.Era, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: c.env.clientInfo}})
+	init, err := wire.Handshake(hsCtx, s.client, cfg.Era, negotiated, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: c.env.clientInfo}})
 	if err != nil {
 		return nil, c.handshakeFailed(ctx, s, hsCtx, timeout, err)
 	}
 	s.init = init
 	s.started = time.Now()
+	if s.wt != nil && mcp.IsModernProtocol(init.ProtocolVersion) {
+		s.wt.SetModern(true)
+	}
 	if cfg.LogLevel != "" {
 		err := c.request(ctx, s, string(mcp.MethodSetLogLevel), func(ctx context.Context) error {
 			return s.client.SetLevel(ctx, mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: cfg.LogLevel}})
@@ -150,9 +173,17 @@ func advertised() mcp.ClientCapabilities {
 	return caps
 }
 
-func (s *session) startTransport(spawner *wire.Spawner, ring *wire.Ring) error {
+// startTransport opens the channel to the target. listen opens the
+// standalone GET stream of a legacy HTTP session, on which a server sends
+// the requests and notifications that belong to no request (elicitation,
+// list_changed, logging).
+func (s *session) startTransport(spawner *wire.Spawner, ring *wire.Ring, listen bool) error {
 	if s.cfg.IsHTTP() {
-		opts := []transport.StreamableHTTPCOption{}
+		// mcp-go logs the GET stream's retries; they are not the user's business.
+		opts := []transport.StreamableHTTPCOption{transport.WithHTTPLogger(slog.New(slog.DiscardHandler))}
+		if listen {
+			opts = append(opts, transport.WithContinuousListening())
+		}
 		if len(s.cfg.Headers) > 0 {
 			opts = append(opts, transport.WithHTTPHeaders(s.cfg.Headers))
 		}

@@ -58,6 +58,13 @@ func reconnectSession(ctx context.Context, x *job) error {
 	}
 	out := map[string]any{"reconnected": true, "pid": r.Info.Pid, "command": r.Info.Target,
 		"protocol": r.Info.ProtocolVersion, "changes": changes}
+	if r.Info.Pid == 0 {
+		// An HTTP target runs on its own: a reconnect only opens a new session.
+		delete(out, "pid")
+		out["restarted"] = false
+		out["transport"] = r.Info.Transport
+		out["note"] = "nothing was restarted: an HTTP target is a server run-mcp did not start, so run-mcp only closed its session and opened a new one. Restart the server yourself to load new code, then reconnect"
+	}
 	if !x.g.raw || w == nil {
 		return x.io.printJSON(out)
 	}

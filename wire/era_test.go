@@ -26,9 +26,6 @@ func TestParseEra(t *testing.T) {
 		if e.Mode != tc.mode || e.Pin != tc.pin || e.String() != tc.asString {
 			t.Errorf("ParseEra(%q) = %+v (%q), want mode %q pin %q (%q)", tc.in, e, e.String(), tc.mode, tc.pin, tc.asString)
 		}
-		if len(e.ClientOptions()) == 0 {
-			t.Errorf("ParseEra(%q).ClientOptions() is empty", tc.in)
-		}
 	}
 	for in, want := range map[string]string{
 		"2024-01-01": "not a revision run-mcp knows",

@@ -26,7 +26,13 @@ type TransportError struct {
 	Time    time.Time `json:"time"`
 	Line    int       `json:"line,omitempty"`
 	Message string    `json:"message"`
+	// EraRule marks a message the connection's era forbids (a legacy-style
+	// request or an unsolicited change notification on 2026-07-28).
+	EraRule bool `json:"era_rule,omitempty"`
 }
+
+// IsEraViolation says e is a breach of the connection's era rules.
+func IsEraViolation(e TransportError) bool { return e.EraRule }
 
 // Evidence is the log of what a target did wrong on its stdout. It is
 // written by the transport's read loop and read by anyone, so it locks.

@@ -56,6 +56,7 @@ type Transport struct {
 	requestCtx context.Context
 
 	started  atomic.Bool
+	modern   atomic.Bool
 	done     chan struct{}
 	doneErr  error
 	handlers sync.WaitGroup
@@ -84,6 +85,12 @@ func (t *Transport) Start(ctx context.Context) error {
 	go t.readLoop()
 	return nil
 }
+
+// SetModern tells the transport the connection speaks the 2026-07-28 era,
+// whose rules it then enforces as evidence: the server sends no requests to
+// the client and no change notifications outside a subscriptions/listen
+// stream.
+func (t *Transport) SetModern(modern bool) { t.modern.Store(modern) }
 
 // Done is closed when the read loop ended; Err then says why.
 func (t *Transport) Done() <-chan struct{} { return t.done }
@@ -227,6 +234,13 @@ func (t *Transport) notification(method string, params aliasRaw) {
 			return
 		}
 	}
+	if t.modern.Load() && isChangeNotification(method) {
+		if _, ok := n.Params.Meta[mcp.MetaKeySubscriptionID]; !ok {
+			// Still delivered: the evidence is that it came, not what it said.
+			t.evidence.addError(TransportError{Time: time.Now(), Line: t.lines, EraRule: true,
+				Message: fmt.Sprintf("an unsolicited %s on a 2026-07-28 connection: that era sends change notifications only on a subscriptions/listen stream, tagged with its subscription id", method)})
+		}
+	}
 	t.handlerMu.RLock()
 	h := t.onNotify
 	t.handlerMu.RUnlock()
@@ -245,6 +259,13 @@ func (t *Transport) request(id mcp.RequestId, method string, params aliasRaw) {
 	}
 	if h == nil {
 		t.respond(*transport.NewJSONRPCErrorResponse(id, mcp.METHOD_NOT_FOUND, "run-mcp does not answer "+method, nil))
+		return
+	}
+	if t.modern.Load() {
+		t.evidence.addError(TransportError{Time: time.Now(), Line: t.lines, EraRule: true,
+			Message: fmt.Sprintf("a server-to-client request (%s) on a 2026-07-28 connection: on stdio that era forbids server-to-client requests (ask with an input_required result instead); run-mcp answered it with an error", method)})
+		t.respond(*transport.NewJSONRPCErrorResponse(id, mcp.METHOD_NOT_FOUND,
+			"run-mcp does not answer "+method+" on a 2026-07-28 connection: return an input_required result instead", nil))
 		return
 	}
 	// Off the read loop: a handler may wait minutes for a person.
@@ -286,6 +307,17 @@ func (t *Transport) response(env envelope, now time.Time) {
 	}
 	ch <- &transport.JSONRPCResponse{JSONRPC: env.JSONRPC, ID: *env.ID,
 		Result: json.RawMessage(env.Result), Error: env.Error}
+}
+
+// isChangeNotification names the notifications the 2026-07-28 era sends
+// only on a subscriptions/listen stream.
+func isChangeNotification(method string) bool {
+	switch mcp.MCPMethod(method) {
+	case mcp.MethodNotificationToolsListChanged, mcp.MethodNotificationPromptsListChanged,
+		mcp.MethodNotificationResourcesListChanged, mcp.MethodNotificationResourceUpdated:
+		return true
+	}
+	return false
 }
 
 // SendRequest writes req and waits for its response.

@@ -19,7 +19,11 @@ func (d *demo) serveHTTP(ctx context.Context, addr string, extras toolsFile) err
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
-	handler := server.NewStreamableHTTPServer(d.newMCPServer(extras))
+	// Sessions are tracked, so a terminated (DELETEd) or unknown session id
+	// gets 404 as the transport specifies; mcp-go's default only checks the
+	// id's shape and would keep serving a terminated session.
+	handler := server.NewStreamableHTTPServer(d.newMCPServer(extras),
+		server.WithSessionIdManager(&server.InsecureStatefulSessionIdManager{}))
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", handler)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}

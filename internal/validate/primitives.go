@@ -18,6 +18,8 @@ type checker struct {
 	r    *Report
 	c    *actors.Conn
 	caps mcp.ServerCapabilities
+	// modern: a 2026-07-28 connection, where the legacy subscribe is gone.
+	modern bool
 }
 
 // listAll lists one kind raw, following cursors. notServed reports a
@@ -174,6 +176,34 @@ func (ch *checker) resources(ctx context.Context) {
 	}
 	problems = append(problems, duplicates("resource", seen)...)
 	ch.r.report("resource_validation", len(items), "resource", problems, warnings)
+	ch.subscribe(ctx, items)
+}
+
+// subscribe checks that a server advertising resources.subscribe serves
+// resources/subscribe (legacy era; 2026-07-28 replaced it with
+// subscriptions/listen). It subscribes to the first resource and
+// unsubscribes again.
+func (ch *checker) subscribe(ctx context.Context, items []json.RawMessage) {
+	if ch.caps.Resources == nil || !ch.caps.Resources.Subscribe || ch.modern || len(items) == 0 {
+		return
+	}
+	var res struct {
+		URI string `json:"uri"`
+	}
+	if err := json.Unmarshal(items[0], &res); err != nil || res.URI == "" {
+		return
+	}
+	_, err := ch.c.Request(ctx, string(mcp.MethodResourcesSubscribe), map[string]any{"uri": res.URI})
+	var te *actors.TargetError
+	switch {
+	case errors.As(err, &te) && te.Code == mcp.METHOD_NOT_FOUND:
+		ch.r.add("resources_subscribe", Fail, "resources.subscribe is advertised but resources/subscribe answers method not found (-32601); a client that subscribes gets an error. Serve it, or drop subscribe from the capabilities")
+	case err != nil:
+		ch.r.add("resources_subscribe", Fail, "resources.subscribe is advertised but resources/subscribe %s failed: %v", res.URI, firstLine(err.Error()))
+	default:
+		ch.r.add("resources_subscribe", Pass, "advertised and served (subscribed to %s and unsubscribed)", res.URI)
+		_, _ = ch.c.Request(ctx, string(mcp.MethodResourcesUnsubscribe), map[string]any{"uri": res.URI})
+	}
 }
 
 func (ch *checker) prompts(ctx context.Context) {

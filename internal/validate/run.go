@@ -57,7 +57,7 @@ func Running(ctx context.Context, c *actors.Conn, info actors.Info) Report {
 func check(ctx context.Context, c *actors.Conn, info actors.Info, isHTTP bool, r Report) Report {
 	r.Connected = true
 	r.describe(info)
-	ch := &checker{r: &r, c: c, caps: info.Capabilities}
+	ch := &checker{r: &r, c: c, caps: info.Capabilities, modern: mcp.IsModernProtocol(info.ProtocolVersion)}
 	ch.tools(ctx)
 	ch.resources(ctx)
 	ch.prompts(ctx)
@@ -69,7 +69,7 @@ func check(ctx context.Context, c *actors.Conn, info actors.Info, isHTTP bool, r
 		r.add("stdout_protocol_channel", Skip, "an HTTP target has no stdout run-mcp can watch")
 	} else {
 		time.Sleep(stderrSettle)
-		r.evidence(ctx, c)
+		r.evidence(ctx, c, mcp.IsModernProtocol(info.ProtocolVersion))
 	}
 	if st, err := c.Status(ctx); err == nil && st.Phase != actors.PhaseLive {
 		r.add("server_alive", Fail, "the server stopped while it was being checked: %s", st.Why)
@@ -148,7 +148,7 @@ func crashSignature(line string) string {
 	return ""
 }
 
-func (r *Report) evidence(ctx context.Context, c *actors.Conn) {
+func (r *Report) evidence(ctx context.Context, c *actors.Conn, modern bool) {
 	ev, err := c.Evidence(ctx)
 	if err != nil {
 		return
@@ -162,6 +162,20 @@ func (r *Report) evidence(ctx context.Context, c *actors.Conn) {
 		r.add("transport_errors", Fail, "%d message(s) a strict client would reject, first: %s", ev.ErrorsTotal, ev.Errors[0].Message)
 	} else {
 		r.add("transport_errors", Pass, "none")
+	}
+	if !modern {
+		return
+	}
+	var broken []string
+	for _, e := range ev.Errors {
+		if wire.IsEraViolation(e) {
+			broken = append(broken, e.Message)
+		}
+	}
+	if len(broken) > 0 {
+		r.add("era_rules", Fail, "%d message(s) the 2026-07-28 era forbids, first: %s", len(broken), broken[0])
+	} else {
+		r.add("era_rules", Pass, "no server-to-client requests and no change notifications outside a subscriptions/listen stream")
 	}
 }
 
