@@ -75,9 +75,10 @@ func callAgent(ctx context.Context, c *client.Client, name string, args map[stri
 }
 
 // toolsOf reads the tools out of list_mcp_primitives' text: a line
-// "Tools (N):" followed by the JSON array of the tools as the server sent them.
+// "--- Tools ---" followed by the JSON array of the tools as the server sent
+// them.
 func toolsOf(text string) ([]tool, error) {
-	i := strings.Index(text, "Tools (")
+	i := strings.Index(text, "--- Tools ---")
 	if i < 0 {
 		return nil, nil
 	}

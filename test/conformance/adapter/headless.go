@@ -17,14 +17,12 @@ func headless(ctx context.Context, bin, protocol, url string) error {
 	if err != nil {
 		return err
 	}
-	var listed struct {
-		Tools []tool `json:"tools"`
-	}
+	var listed []tool // list-tools prints the array of tools, as 3.0 did
 	if err := json.Unmarshal(out, &listed); err != nil {
-		return fmt.Errorf("list-tools printed something that is not its JSON: %w", err)
+		return fmt.Errorf("list-tools printed something that is not its JSON array: %w", err)
 	}
-	for _, t := range listed.Tools {
-		args, _ := json.Marshal(argumentsFor(t.InputSchema, listed.Tools))
+	for _, t := range listed {
+		args, _ := json.Marshal(argumentsFor(t.InputSchema, listed))
 		if _, err := runMCP(ctx, bin, "call", "--protocol", protocol, t.Name, string(args), "--", url); err != nil {
 			fmt.Fprintf(os.Stderr, "adapter: call %s: %v\n", t.Name, err)
 		}
