@@ -39,6 +39,9 @@ type session struct {
 	streams  streams
 	stopped  chan struct{} // closed by stop, so watchers of this life end
 	stopOnce sync.Once
+	// stopGrace is how long stop waits after closing the target's stdin
+	// before SIGTERM.
+	stopGrace time.Duration
 }
 
 // Info describes a live connection.
@@ -86,7 +89,10 @@ func (s *session) info(name string) Info {
 // open starts a target and completes the handshake. On failure everything it
 // started is stopped and the error carries the evidence.
 func (c *Conn) open(ctx context.Context, cfg Config, handler transport.RequestHandler) (*session, error) {
-	s := &session{cfg: cfg, evidence: &wire.Evidence{}, stopped: make(chan struct{})}
+	s := &session{cfg: cfg, evidence: &wire.Evidence{}, stopped: make(chan struct{}), stopGrace: wire.StdinGrace}
+	if c.env.signalAtOnce {
+		s.stopGrace = 0
+	}
 	if err := s.startTransport(c.env.spawner, c.stderr); err != nil {
 		return nil, err
 	}
@@ -304,7 +310,7 @@ func (s *session) stop() {
 		_ = s.tr.Close()
 	}
 	if s.proc != nil {
-		s.proc.Stop()
+		s.proc.StopAfter(s.stopGrace)
 	}
 	if s.wt != nil {
 		s.wt.Wait()
