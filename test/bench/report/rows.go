@@ -158,9 +158,9 @@ func agentBurst(cfg config, a agentEnv) ([]row, error) {
 	rssKB := int64(pick(ft, func(x burst) float64 { return float64(x.rssKB) }))
 	ok := tps/dps >= 0.5 && tp99 <= 2*dp99 && errs == 0 && rssKB <= 100<<10
 	return []row{{measure: fmt.Sprintf("%d named connections, %s calls at once", cfg.fanConns, thousands(int64(cfg.fanCalls))),
-		floor: fmt.Sprintf("%d direct connections: %.0f calls/s, p99 %.0f ms", cfg.fanConns, dps, dp99),
+		floor:   fmt.Sprintf("%d direct connections: %.0f calls/s, p99 %.0f ms", cfg.fanConns, dps, dp99),
 		subject: fmt.Sprintf("%.0f calls/s (%.2f×), p99 %.0f ms (%.1f× direct), %.0f errors, peak RSS %s", tps, tps/dps, tp99, tp99/dp99, errs, mib(rssKB)),
-		goal: "≥ 0.5× throughput, p99 ≤ 2× direct, 0 errors, ≤ 100 MB", met: yes(ok)}}, nil
+		goal:    "≥ 0.5× throughput, p99 ≤ 2× direct, 0 errors, ≤ 100 MB", met: yes(ok)}}, nil
 }
 
 func burstDirect(cfg config, a agentEnv) (burst, error) {
