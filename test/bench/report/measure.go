@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -61,10 +60,7 @@ func runCmd(env []string, argv ...string) (run, error) {
 	if werr != nil {
 		return r, fmt.Errorf("%s: %v\nstdout: %s\nstderr: %s", strings.Join(argv, " "), werr, clip(r.out), clip(errb.String()))
 	}
-	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-		r.maxRSSKB = ru.Maxrss
-	}
+	r.cpu, r.maxRSSKB = usage(c.ProcessState)
 	return r, nil
 }
 
