@@ -122,6 +122,9 @@ func (p *Process) pipes() (childIn, childOut, childErr *os.File, err error) {
 	childIn, p.stdin = pipe()
 	p.stdout, childOut = pipe()
 	p.stderrR, childErr = pipe()
+	if err == nil {
+		growPipe(p.stderrR)
+	}
 	if err != nil {
 		closeAll(files...)
 		return nil, nil, nil, fmt.Errorf("create pipes for the server: %w", err)

@@ -88,6 +88,22 @@ func (r *Ring) appendLines(lines [][]byte, t time.Time) {
 	r.signal()
 }
 
+// headFull tells whether the head is complete, after which lines that are
+// certain to be overwritten before the next read need not be stored.
+func (r *Ring) headFull() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.head) == RingHead
+}
+
+// skip counts n lines that would only be overwritten within the same batch;
+// valid only once the head is full.
+func (r *Ring) skip(n int) {
+	r.mu.Lock()
+	r.total += n
+	r.mu.Unlock()
+}
+
 // put records one line given as a string or as bytes (b != nil). The caller
 // holds r.mu.
 func (r *Ring) put(s string, b []byte, t time.Time) {

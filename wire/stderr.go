@@ -7,10 +7,15 @@ import (
 	"time"
 )
 
-// stderrChunk is how much of a target's stderr one read takes. A flood of
-// small lines then costs one read, one clock reading and one ring lock per
-// chunk rather than per line.
-const stderrChunk = 256 << 10
+// A read of a target's stderr takes up to stderrChunk (the pipe's size, see
+// growPipe). A flood of small lines then costs one read, one clock reading
+// and one ring lock per chunk rather than per line. The buffer starts at
+// stderrFirstChunk and doubles only when a read fills it, so the many
+// targets that write little cost little.
+const (
+	stderrChunk      = 1 << 20
+	stderrFirstChunk = 4 << 10
+)
 
 // drainLines reads r to its end and records every line in ring: one
 // timestamp per read, lines cut at limit bytes with a note of how much was
@@ -18,11 +23,14 @@ const stderrChunk = 256 << 10
 // ring as slices of the read buffer, which it copies).
 func drainLines(r io.Reader, ring *Ring, limit int) {
 	s := splitter{ring: ring, limit: limit}
-	buf := make([]byte, stderrChunk)
+	buf := make([]byte, stderrFirstChunk)
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
 			s.feed(buf[:n], time.Now())
+		}
+		if n == len(buf) && len(buf) < stderrChunk {
+			buf = make([]byte, 2*len(buf))
 		}
 		if err != nil {
 			s.finish(time.Now())
@@ -43,6 +51,7 @@ type splitter struct {
 }
 
 func (s *splitter) feed(chunk []byte, t time.Time) {
+	chunk = s.skipOverwritten(chunk)
 	for len(chunk) > 0 {
 		i := bytes.IndexByte(chunk, '\n')
 		if i < 0 {
@@ -60,6 +69,30 @@ func (s *splitter) feed(chunk []byte, t time.Time) {
 		s.ring.appendLines([][]byte{s.cut()}, t)
 	}
 	s.flushBatch(t)
+}
+
+// skipOverwritten counts, without storing, the lines of a chunk that the
+// chunk's own last RingTail lines would overwrite in the tail anyway, and
+// returns the rest. A flood then costs a count of newlines for most lines.
+func (s *splitter) skipOverwritten(chunk []byte) []byte {
+	if s.open || len(chunk) < RingTail*2 {
+		return chunk
+	}
+	n := bytes.Count(chunk, []byte{'\n'})
+	if n <= RingTail+1 || !s.ring.headFull() {
+		return chunk
+	}
+	// Keep the last RingTail complete lines and whatever follows them.
+	end := len(chunk)
+	if chunk[end-1] != '\n' {
+		end = bytes.LastIndexByte(chunk, '\n') + 1
+	}
+	cut := end - 1 // the newline ending the last complete line
+	for range RingTail {
+		cut = bytes.LastIndexByte(chunk[:cut], '\n')
+	}
+	s.ring.skip(n - RingTail)
+	return chunk[cut+1:]
 }
 
 // collect adds part of a line that does not end in this chunk, or is too

@@ -25,7 +25,28 @@ type run struct {
 
 // runCmd runs argv with extra environment and fails loudly on a non-zero exit.
 func runCmd(env []string, argv ...string) (run, error) {
+	return runWith("", env, argv...)
+}
+
+// runMeasured is runCmd through the rusage wrapper, for a true peak RSS.
+func runMeasured(wrapper string, env []string, argv ...string) (run, error) {
+	return runWith(wrapper, env, argv...)
+}
+
+func runWith(wrapper string, env []string, argv ...string) (run, error) {
 	c := exec.Command(argv[0], argv[1:]...)
+	var usageR *os.File
+	if wrapper != "" {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return run{}, err
+		}
+		defer r.Close()
+		c = exec.Command(wrapper, argv...)
+		c.ExtraFiles = []*os.File{w}
+		defer w.Close() // closed right after Start too; this covers a failed Start
+		usageR = r
+	}
 	c.Env = append(os.Environ(), env...)
 	var errb bytes.Buffer
 	c.Stderr = &errb
@@ -36,6 +57,9 @@ func runCmd(env []string, argv ...string) (run, error) {
 	start := time.Now()
 	if err := c.Start(); err != nil {
 		return run{}, fmt.Errorf("%s: %w", argv[0], err)
+	}
+	if usageR != nil {
+		c.ExtraFiles[0].Close()
 	}
 	var r run
 	var out bytes.Buffer
@@ -61,6 +85,13 @@ func runCmd(env []string, argv ...string) (run, error) {
 		return r, fmt.Errorf("%s: %v\nstdout: %s\nstderr: %s", strings.Join(argv, " "), werr, clip(r.out), clip(errb.String()))
 	}
 	r.cpu, r.maxRSSKB = usage(c.ProcessState)
+	if usageR != nil {
+		var cpuNS, kb int64
+		if _, err := fmt.Fscan(usageR, &cpuNS, &kb); err != nil {
+			return r, fmt.Errorf("read the rusage of %s: %w", argv[0], err)
+		}
+		r.cpu, r.maxRSSKB = time.Duration(cpuNS), kb
+	}
 	return r, nil
 }
 

@@ -29,18 +29,22 @@ func measures(cfg config, b bins, env []string, tmp string) []measure {
 	demo := []string{b.runMCP, "demo-server"}
 	a := agentEnv{runMCP: b.runMCP, target: demo, env: env}
 	cmd := func(argv ...string) func() (run, error) { return func() (run, error) { return runCmd(env, argv...) } }
+	// Rows with CPU and memory figures go through the rusage wrapper.
+	mcmd := func(argv ...string) func() (run, error) {
+		return func() (run, error) { return runMeasured(b.rusage, env, argv...) }
+	}
 	return []measure{
 		{"agent-latency", secAgent, func() ([]row, error) { return agentLatency(cfg, a) }},
 		{"agent-throughput", secAgent, func() ([]row, error) { return agentThroughput(cfg, a) }},
 		{"agent-burst", secAgent, func() ([]row, error) { return agentBurst(cfg, a) }},
 		{"stderr-flood", secWire, func() ([]row, error) {
 			n := strconv.FormatInt(cfg.stderrBytes, 10)
-			return stderrFlood(cfg, cmd(b.pipe, b.target, "--flood", n),
-				cmd(b.runMCP, "call", "flood_stderr", "bytes:="+n, "--", b.target))
+			return stderrFlood(cfg, mcmd(b.pipe, b.target, "--flood", n),
+				mcmd(b.runMCP, "call", "flood_stderr", "bytes:="+n, "--", b.target))
 		}},
 		{"big-result", secWire, func() ([]row, error) {
 			n := strconv.Itoa(cfg.bigChars)
-			return bigResult(cfg, cmd(b.big, n, tmp, b.target), cmd(b.runMCP, "call", "big_text", "chars:="+n, "--", b.target))
+			return bigResult(cfg, mcmd(b.big, n, tmp, b.target), mcmd(b.runMCP, "call", "big_text", "chars:="+n, "--", b.target))
 		}},
 		{"list-everything", secWire, func() ([]row, error) {
 			ev, err := targets.ServerEverything()
