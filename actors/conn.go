@@ -101,6 +101,8 @@ type engine struct {
 	// none (0: DefaultRequestTimeout).
 	requestTimeout time.Duration
 	words          Words
+	// signalAtOnce: see Options.SignalAtOnce.
+	signalAtOnce bool
 }
 
 type connState struct {

@@ -38,6 +38,10 @@ type Options struct {
 	RequestTimeout time.Duration
 	// Words name the front end's knobs in timeout messages.
 	Words Words
+	// SignalAtOnce sends a target SIGTERM as its stdin closes instead of
+	// after wire.StdinGrace: for a one-shot command, which has its answer
+	// and only waits for the target to be gone.
+	SignalAtOnce bool
 }
 
 // Registry supervises the named connections: names, the limit on open ones,
@@ -75,7 +79,7 @@ func NewRegistry(opts Options) *Registry {
 		opts.ClientInfo = mcp.Implementation{Name: "run-mcp", Version: "dev"}
 	}
 	r := &Registry{env: &engine{spawner: wire.NewSpawner(), host: opts.Host, clientInfo: opts.ClientInfo, log: opts.Logger,
-		requestTimeout: opts.RequestTimeout, words: opts.Words},
+		requestTimeout: opts.RequestTimeout, words: opts.Words, signalAtOnce: opts.SignalAtOnce},
 		max: opts.MaxConnections, conns: map[string]*Conn{}, idle: opts.IdleTimeout,
 		expected: map[string]int{}, expectDone: make(chan struct{})}
 	if r.idle > 0 {

@@ -41,6 +41,9 @@ type session struct {
 	tasks    taskTable     // the tasks this life's calls created
 	stopped  chan struct{} // closed by stop, so watchers of this life end
 	stopOnce sync.Once
+	// stopGrace is how long stop waits after closing the target's stdin
+	// before SIGTERM.
+	stopGrace time.Duration
 }
 
 // Info describes a live connection.
@@ -88,7 +91,10 @@ func (s *session) info(name string) Info {
 // open starts a target and completes the handshake. On failure everything it
 // started is stopped and the error carries the evidence.
 func (c *Conn) open(ctx context.Context, cfg Config, handler transport.RequestHandler) (*session, error) {
-	s := &session{cfg: cfg, evidence: &wire.Evidence{}, stopped: make(chan struct{})}
+	s := &session{cfg: cfg, evidence: &wire.Evidence{}, stopped: make(chan struct{}), stopGrace: wire.StdinGrace}
+	if c.env.signalAtOnce {
+		s.stopGrace = 0
+	}
 	// Legacy over HTTP listens on the standalone GET stream from the start;
 	// auto and a pin learn the era first (the modern era has no GET stream).
 	if err := s.startTransport(c.env.spawner, c.stderr, cfg.Era.Mode == wire.EraLegacy); err != nil {
@@ -338,7 +344,7 @@ func (s *session) stop() {
 		_ = s.tr.Close()
 	}
 	if s.proc != nil {
-		s.proc.Stop()
+		s.proc.StopAfter(s.stopGrace)
 	}
 	if s.wt != nil {
 		s.wt.Wait()

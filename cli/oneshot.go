@@ -49,7 +49,8 @@ func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion s
 	ctx, stop := signal.NotifyContext(ctx, stopSignals()...)
 	defer stop()
 	reg := actors.NewRegistry(actors.Options{Host: actors.Headless{}, MaxConnections: 1, Words: cliWords,
-		ClientInfo: mcp.Implementation{Name: "run-mcp", Version: clientVersion}})
+		SignalAtOnce: true, // the answer is in hand: nothing is gained by waiting on a target that ignores stdin EOF
+		ClientInfo:   mcp.Implementation{Name: "run-mcp", Version: clientVersion}})
 	defer reg.Close()
 	start := time.Now()
 	io.status("%s", connectingLine(cfg))

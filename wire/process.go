@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -35,7 +34,9 @@ func (s Spec) CommandLine() string {
 // Stop timings. The first grace is short on purpose: a server that ignores
 // stdin EOF (server-everything does) must not make run-mcp slow to exit.
 const (
-	stdinGrace    = 20 * time.Millisecond
+	// StdinGrace is how long Stop waits, after closing the target's stdin,
+	// for it to exit by itself before SIGTERM.
+	StdinGrace    = 20 * time.Millisecond
 	termGrace     = 2 * time.Second
 	drainGrace    = 200 * time.Millisecond
 	maxStderrLine = 64 << 10
@@ -121,6 +122,9 @@ func (p *Process) pipes() (childIn, childOut, childErr *os.File, err error) {
 	childIn, p.stdin = pipe()
 	p.stdout, childOut = pipe()
 	p.stderrR, childErr = pipe()
+	if err == nil {
+		growPipe(p.stderrR)
+	}
 	if err != nil {
 		closeAll(files...)
 		return nil, nil, nil, fmt.Errorf("create pipes for the server: %w", err)
@@ -197,45 +201,7 @@ func (p *Process) Exit() (Exit, bool) {
 
 func (p *Process) drainStderr() {
 	defer close(p.drained)
-	br := bufio.NewReaderSize(p.stderrR, 64<<10)
-	for {
-		line, err := readCapped(br, maxStderrLine)
-		if len(line) > 0 || err == nil {
-			p.stderr.Append(strings.TrimRight(line, "\r\n"), time.Now())
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-// readCapped reads one line, keeping at most limit bytes of it.
-func readCapped(br *bufio.Reader, limit int) (string, error) {
-	var b strings.Builder
-	dropped := 0
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if room := limit - b.Len(); room > 0 {
-			b.Write(chunk[:min(len(chunk), room)])
-			dropped += len(chunk) - min(len(chunk), room)
-		} else {
-			dropped += len(chunk)
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		if err == nil && dropped > 0 {
-			dropped-- // the newline ends the line; it is not a byte that was cut
-		}
-		s := b.String()
-		if dropped > 0 {
-			s = strings.TrimRight(s, "\r\n") + fmt.Sprintf(" [... %s more bytes cut ...]", Thousands(dropped))
-		}
-		if err == nil {
-			return s, nil
-		}
-		return s, err
-	}
+	drainLines(p.stderrR, p.stderr, maxStderrLine)
 }
 
 func (p *Process) wait() {
@@ -262,10 +228,15 @@ func (p *Process) wait() {
 	close(p.done)
 }
 
-// Stop ends the process: close stdin, a short grace, SIGTERM to the process
+// Stop ends the process: close stdin, StdinGrace, SIGTERM to the process
 // group, then SIGKILL to everything it started. It returns once the process
 // is reaped and drained, and what it started is gone.
-func (p *Process) Stop() Exit {
+func (p *Process) Stop() Exit { return p.StopAfter(StdinGrace) }
+
+// StopAfter is Stop with grace in place of StdinGrace; 0 sends SIGTERM as
+// stdin closes, for a caller that has all it wanted from the target and
+// only waits for it to be gone. Every wait ends as soon as the target exits.
+func (p *Process) StopAfter(grace time.Duration) Exit {
 	p.stopOnce.Do(func() {
 		p.mu.Lock()
 		if p.exit == nil {
@@ -273,7 +244,7 @@ func (p *Process) Stop() Exit {
 		}
 		p.mu.Unlock()
 		_ = p.stdin.Close()
-		if !waitFor(p.exited, stdinGrace) {
+		if grace <= 0 || !waitFor(p.exited, grace) {
 			p.child.terminate()
 			if !waitFor(p.exited, termGrace) {
 				p.child.killAll()

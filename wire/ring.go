@@ -35,12 +35,26 @@ type Line struct {
 type Ring struct {
 	mu      sync.Mutex
 	head    []Line
-	tail    []Line // circular once full
+	tail    []slot // circular once full
 	start   int    // index of the oldest line in tail
 	total   int
 	changed chan struct{}
 	last    *Process // the newest process writing here, for the next marker
 }
+
+// slot is one tail line. Its bytes are reused when the line is overwritten,
+// so a flood of stderr costs no allocation per line: the string a reader
+// gets is made when it asks, for the few lines it asks about.
+type slot struct {
+	seq  int
+	t    time.Time
+	text []byte
+}
+
+// maxIdleSlot is the capacity past which a slot's buffer is given back when
+// a much shorter line takes its place, so one burst of long lines does not
+// pin RingTail times their size for the rest of the connection.
+const maxIdleSlot = 4 << 10
 
 // NewRing returns an empty ring.
 func NewRing() *Ring {
@@ -50,18 +64,79 @@ func NewRing() *Ring {
 // Append records one line that arrived at t.
 func (r *Ring) Append(text string, t time.Time) {
 	r.mu.Lock()
-	r.total++
-	l := Line{Seq: r.total, Time: t, Text: text}
-	switch {
-	case len(r.head) < RingHead:
-		r.head = append(r.head, l)
-	case len(r.tail) < RingTail:
-		r.tail = append(r.tail, l)
-	default:
-		r.tail[r.start] = l
-		r.start = (r.start + 1) % RingTail
+	r.put(text, nil, t)
+	r.mu.Unlock()
+	r.signal()
+}
+
+// appendLines records lines that arrived together at t (one read of the
+// pipe) under one lock and one signal. A batch longer than the tail would
+// only overwrite itself: its early lines are counted and not copied.
+func (r *Ring) appendLines(lines [][]byte, t time.Time) {
+	if len(lines) == 0 {
+		return
+	}
+	r.mu.Lock()
+	for i, l := range lines {
+		if len(r.tail) == RingTail && len(lines)-i > RingTail {
+			r.total++
+			continue
+		}
+		r.put("", l, t)
 	}
 	r.mu.Unlock()
+	r.signal()
+}
+
+// headFull tells whether the head is complete, after which lines that are
+// certain to be overwritten before the next read need not be stored.
+func (r *Ring) headFull() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.head) == RingHead
+}
+
+// skip counts n lines that would only be overwritten within the same batch;
+// valid only once the head is full.
+func (r *Ring) skip(n int) {
+	r.mu.Lock()
+	r.total += n
+	r.mu.Unlock()
+}
+
+// put records one line given as a string or as bytes (b != nil). The caller
+// holds r.mu.
+func (r *Ring) put(s string, b []byte, t time.Time) {
+	r.total++
+	switch {
+	case len(r.head) < RingHead:
+		if b != nil {
+			s = string(b)
+		}
+		r.head = append(r.head, Line{Seq: r.total, Time: t, Text: s})
+		return
+	case len(r.tail) < RingTail:
+		r.tail = append(r.tail, slot{})
+	default:
+		r.start = (r.start + 1) % RingTail
+	}
+	sl := &r.tail[(r.start+len(r.tail)-1)%len(r.tail)]
+	n := len(s)
+	if b != nil {
+		n = len(b)
+	}
+	if cap(sl.text) > maxIdleSlot && cap(sl.text) > 4*n {
+		sl.text = nil
+	}
+	if b != nil {
+		sl.text = append(sl.text[:0], b...)
+	} else {
+		sl.text = append(sl.text[:0], s...)
+	}
+	sl.seq, sl.t = r.total, t
+}
+
+func (r *Ring) signal() {
 	select {
 	case r.changed <- struct{}{}:
 	default:
@@ -132,9 +207,8 @@ func (r *Ring) Since(since int) Excerpt {
 			ex.Lines = append(ex.Lines, l)
 		}
 	}
-	tail := r.orderedTail()
-	if len(tail) > 0 {
-		first := tail[0].Seq
+	tail, first := r.orderedTail(since)
+	if len(r.tail) > 0 {
 		lastHead := 0
 		if len(r.head) > 0 {
 			lastHead = r.head[len(r.head)-1].Seq
@@ -145,11 +219,7 @@ func (r *Ring) Since(since int) Excerpt {
 			ex.ElidedBefore = first
 		}
 	}
-	for _, l := range tail {
-		if l.Seq > since {
-			ex.Lines = append(ex.Lines, l)
-		}
-	}
+	ex.Lines = append(ex.Lines, tail...)
 	return ex
 }
 
@@ -171,13 +241,25 @@ func (r *Ring) Last(n int) Excerpt {
 	return ex
 }
 
-func (r *Ring) orderedTail() []Line {
-	if len(r.tail) < RingTail || r.start == 0 {
-		return r.tail
+// orderedTail is the tail as lines, oldest first; only lines with Seq >
+// since are turned into strings.
+func (r *Ring) orderedTail(since int) (lines []Line, first int) {
+	n := len(r.tail)
+	if n == 0 {
+		return nil, 0
 	}
-	out := make([]Line, 0, len(r.tail))
-	out = append(out, r.tail[r.start:]...)
-	return append(out, r.tail[:r.start]...)
+	oldest := 0
+	if n == RingTail {
+		oldest = r.start
+	}
+	first = r.tail[oldest].seq
+	for k := range n {
+		sl := &r.tail[(oldest+k)%n]
+		if sl.seq > since {
+			lines = append(lines, Line{Seq: sl.seq, Time: sl.t, Text: string(sl.text)})
+		}
+	}
+	return lines, first
 }
 
 // Marker is the line that stands where lines were dropped, so the gap is

@@ -26,6 +26,9 @@ func TestAStoppedDaemonIsListedThenClosed(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = syscall.Kill(rec.DaemonPid, syscall.SIGCONT) })
+	// SIGSTOP is delivered asynchronously: wait until every thread of the
+	// daemon is stopped, or a ping sent meanwhile can still be answered.
+	eventually(t, "the daemon to be stopped", func() bool { return allThreadsStopped(rec.DaemonPid) })
 	r := s.run("sessions")
 	var rows []struct {
 		Name  string `json:"name"`
@@ -164,4 +167,25 @@ func TestIdleTimeoutValues(t *testing.T) {
 	if r := s.run("sessions"); !strings.Contains(r.stdout, `"idle_timeout": "none"`) {
 		t.Fatalf("--idle-timeout 0 must clear it:\n%s", r)
 	}
+}
+
+// allThreadsStopped tells whether every thread of pid is in state T
+// (stopped), from /proc/<pid>/task/*/stat.
+func allThreadsStopped(pid int) bool {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil || len(tasks) == 0 {
+		return false
+	}
+	for _, task := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", pid, task.Name()))
+		if err != nil {
+			return false
+		}
+		// The state follows the command name, which is in parentheses.
+		i := strings.LastIndexByte(string(b), ')')
+		if i < 0 || i+2 >= len(b) || b[i+2] != 'T' {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,266 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// rpc is a bare JSON-RPC client over a process's stdio: the same client
+// drives the target directly (the floor) and run-mcp's agent server, so the
+// difference between them is run-mcp's.
+type rpc struct {
+	cmd     *exec.Cmd
+	in      io.WriteCloser
+	writeMu sync.Mutex
+	mu      sync.Mutex
+	pending map[int64]chan []byte
+	next    atomic.Int64
+	done    chan struct{}
+}
+
+func startRPC(env []string, argv ...string) (*rpc, error) {
+	c := exec.Command(argv[0], argv[1:]...)
+	c.Env = append(os.Environ(), env...)
+	in, err := c.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := c.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", argv[0], err)
+	}
+	r := &rpc{cmd: c, in: in, pending: map[int64]chan []byte{}, done: make(chan struct{})}
+	go r.read(bufio.NewReaderSize(out, 1<<20))
+	return r, nil
+}
+
+func (r *rpc) read(br *bufio.Reader) {
+	defer close(r.done)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			var m struct {
+				ID     *int64 `json:"id"`
+				Method string `json:"method"`
+			}
+			if json.Unmarshal(line, &m) == nil && m.ID != nil && m.Method == "" {
+				r.mu.Lock()
+				ch := r.pending[*m.ID]
+				delete(r.pending, *m.ID)
+				r.mu.Unlock()
+				if ch != nil {
+					ch <- line
+				}
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// call sends a request and waits for its response line.
+func (r *rpc) call(method, params string) ([]byte, error) {
+	id := r.next.Add(1)
+	ch := make(chan []byte, 1)
+	r.mu.Lock()
+	r.pending[id] = ch
+	r.mu.Unlock()
+	msg := `{"jsonrpc":"2.0","id":` + strconv.FormatInt(id, 10) + `,"method":"` + method + `","params":` + params + "}\n"
+	r.writeMu.Lock()
+	_, err := io.WriteString(r.in, msg)
+	r.writeMu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case line := <-ch:
+		if strings.Contains(string(line), `"isError":true`) || strings.Contains(string(line), `"error":{`) {
+			return line, fmt.Errorf("%s failed: %s", method, clip(string(line)))
+		}
+		return line, nil
+	case <-r.done:
+		return nil, errors.New("the server closed its stdout")
+	case <-time.After(5 * time.Minute):
+		return nil, fmt.Errorf("%s: no answer in 5 minutes", method)
+	}
+}
+
+func (r *rpc) initialize() error {
+	if _, err := r.call("initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}`); err != nil {
+		return err
+	}
+	r.writeMu.Lock()
+	defer r.writeMu.Unlock()
+	_, err := io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	return err
+}
+
+func (r *rpc) close() {
+	_ = r.in.Close()
+	t := time.AfterFunc(10*time.Second, func() { _ = r.cmd.Process.Kill() })
+	_ = r.cmd.Wait()
+	t.Stop()
+}
+
+// vmHWMKB is a live process's peak resident memory.
+func vmHWMKB(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			n, _ := strconv.ParseInt(strings.Fields(rest)[0], 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// caller makes one call: directly, or through run-mcp's call_mcp_primitive.
+type caller struct {
+	r       *rpc
+	through bool
+}
+
+const echoArgs = `{"message":"hi"}`
+
+func (c caller) echo(connection string) error {
+	if !c.through {
+		_, err := c.r.call("tools/call", `{"name":"echo","arguments":`+echoArgs+`}`)
+		return err
+	}
+	conn := ""
+	if connection != "" {
+		conn = `,"connection":"` + connection + `"`
+	}
+	_, err := c.r.call("tools/call", `{"name":"call_mcp_primitive","arguments":{"type":"tool","name":"echo","arguments":`+echoArgs+conn+`}}`)
+	return err
+}
+
+// agentEnv starts what the agent rows compare: a direct connection to the
+// target, and run-mcp's agent server connected to the same target.
+type agentEnv struct {
+	runMCP string
+	target []string
+	env    []string
+}
+
+func (a agentEnv) direct() (caller, error) {
+	r, err := startRPC(a.env, a.target...)
+	if err != nil {
+		return caller{}, err
+	}
+	return caller{r: r}, r.initialize()
+}
+
+func (a agentEnv) agent(names int, args ...string) (caller, error) {
+	r, err := startRPC(a.env, append([]string{a.runMCP}, args...)...)
+	if err != nil {
+		return caller{}, err
+	}
+	if err := r.initialize(); err != nil {
+		return caller{}, err
+	}
+	targetArgs, _ := json.Marshal(a.target[1:])
+	for i := range max(names, 1) {
+		name := "bench"
+		if names > 0 {
+			name = connName(i)
+		}
+		cmd, _ := json.Marshal(a.target[0])
+		if _, err := r.call("tools/call", `{"name":"connect_to_mcp","arguments":{"command":`+string(cmd)+
+			`,"args":`+string(targetArgs)+`,"name":"`+name+`"}}`); err != nil {
+			r.close()
+			return caller{}, err
+		}
+	}
+	return caller{r: r, through: true}, nil
+}
+
+func connName(i int) string { return fmt.Sprintf("c%03d", i) }
+
+// sequential makes n calls one after another and returns each one's time.
+func sequential(c caller, n int) ([]time.Duration, error) {
+	out := make([]time.Duration, 0, n)
+	for range n {
+		t := time.Now()
+		if err := c.echo(""); err != nil {
+			return nil, err
+		}
+		out = append(out, time.Since(t))
+	}
+	return out, nil
+}
+
+// inFlight makes n calls keeping width of them outstanding; calls per second.
+func inFlight(c caller, n, width int) (float64, error) {
+	var left atomic.Int64
+	left.Store(int64(n))
+	var wg sync.WaitGroup
+	var firstErr atomic.Value
+	start := time.Now()
+	for range width {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for left.Add(-1) >= 0 {
+				if err := c.echo(""); err != nil {
+					firstErr.CompareAndSwap(nil, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err, _ := firstErr.Load().(error); err != nil {
+		return 0, err
+	}
+	return float64(n) / time.Since(start).Seconds(), nil
+}
+
+// burst is the result of calls fired all at once.
+type burst struct {
+	perSec float64
+	p99    time.Duration
+	errors int
+	rssKB  int64
+}
+
+// fire starts calls all at once, spread over the callers by connection, and
+// waits for every answer.
+func fire(calls int, pick func(i int) (caller, string)) burst {
+	lat := make([]time.Duration, calls)
+	var errs atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i := range calls {
+		c, conn := pick(i)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t := time.Now()
+			if err := c.echo(conn); err != nil {
+				errs.Add(1)
+			}
+			lat[i] = time.Since(t)
+		}()
+	}
+	wg.Wait()
+	took := time.Since(start)
+	return burst{perSec: float64(calls) / took.Seconds(), p99: percentile(lat, 99), errors: int(errs.Load())}
+}

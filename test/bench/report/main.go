@@ -1,0 +1,158 @@
+// Command report is make bench: it runs every measure of run-mcp's
+// performance side by side with its floor (small standard-library programs
+// under test/bench doing the least any client must), interleaved round by
+// round so the machine's drift falls on both alike, takes medians, and
+// writes docs/BENCHMARKS.md. Every figure in that file comes from the run.
+//
+//	go run ./test/bench/report [-rounds 5] [-quick] [-only REGEXP] [-runmcp BIN] [-out FILE]
+//
+// Knobs for longer or shorter runs are the flags below (make bench passes
+// BENCHFLAGS through).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/run-mcp/run-mcp/test/targets"
+)
+
+type config struct {
+	rounds      int
+	peerRounds  int
+	seqCalls    int
+	flightCalls int
+	fanConns    int
+	fanCalls    int
+	fanRounds   int
+	stderrBytes int64
+	bigChars    int
+	peers       bool
+	only        *regexp.Regexp
+}
+
+// bins are the programs measured and the floors, built once.
+type bins struct {
+	runMCP, bare, hello, pipe, big, target, rusage string
+}
+
+func main() {
+	var cfg config
+	var runMCP, out, only string
+	flag.IntVar(&cfg.rounds, "rounds", 7, "interleaved rounds of each process measure (medians over them)")
+	flag.IntVar(&cfg.peerRounds, "peer-rounds", 3, "rounds of each peer client measure")
+	flag.IntVar(&cfg.seqCalls, "seq-calls", 2000, "sequential calls per side for the agent latency")
+	flag.IntVar(&cfg.flightCalls, "flight-calls", 20000, "calls per round for the 128-in-flight throughput")
+	flag.IntVar(&cfg.fanConns, "fan-conns", 200, "named connections of the burst measure")
+	flag.IntVar(&cfg.fanCalls, "fan-calls", 20000, "calls fired at once over them")
+	flag.IntVar(&cfg.fanRounds, "fan-rounds", 1, "rounds of the burst measure")
+	flag.Int64Var(&cfg.stderrBytes, "stderr-bytes", 1<<30, "bytes of stderr the flooding target writes")
+	flag.IntVar(&cfg.bigChars, "big-chars", 20_000_000, "characters of the big tool result")
+	flag.BoolVar(&cfg.peers, "peers", true, "measure the peer clients too (installed by test/bench/peers.sh)")
+	flag.StringVar(&runMCP, "runmcp", "", "the run-mcp binary to measure (default: build ./cmd/run-mcp as make build does)")
+	flag.StringVar(&out, "out", "docs/BENCHMARKS.md", "where to write the report")
+	flag.StringVar(&only, "only", "", "run only the measures whose name matches this regular expression")
+	quick := flag.Bool("quick", false, "a short smoke run: 3 rounds, 64 MiB of stderr, a smaller burst, no peers")
+	flag.Parse()
+	if *quick {
+		cfg.rounds, cfg.peerRounds, cfg.seqCalls, cfg.flightCalls = 3, 1, 300, 3000
+		cfg.fanConns, cfg.fanCalls, cfg.stderrBytes, cfg.peers = 20, 2000, 64<<20, false
+	}
+	if only != "" {
+		cfg.only = regexp.MustCompile(only)
+	}
+	if err := realMain(cfg, runMCP, out); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func realMain(cfg config, runMCP, out string) error {
+	root, err := targets.RepoRoot()
+	if err != nil {
+		return err
+	}
+	work := filepath.Join(root, "test", "bench", "out")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(work, "run-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	b, err := build(tmp, runMCP)
+	if err != nil {
+		return err
+	}
+	rep := &report{cfg: cfg, started: time.Now(), args: os.Args[1:], runMCP: b.runMCP}
+	env := []string{"TMPDIR=" + tmp} // spill files and session records stay in the run's directory
+	for _, m := range measures(cfg, b, env, tmp) {
+		if cfg.only != nil && !cfg.only.MatchString(m.name) {
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "bench: %s …\n", m.name)
+		t := time.Now()
+		rows, err := m.run()
+		if err != nil {
+			rows = append(rows, row{measure: m.name, subject: "failed: " + firstLine(err.Error())})
+			fmt.Fprintf(os.Stderr, "bench: %s failed: %v\n", m.name, err)
+		}
+		for _, r := range rows {
+			fmt.Fprintf(os.Stderr, "  %s | %s | %s | %s\n", r.measure, r.floor, r.subject, r.goal)
+		}
+		fmt.Fprintf(os.Stderr, "bench: %s took %s\n", m.name, time.Since(t).Round(time.Millisecond))
+		rep.add(m.section, rows)
+	}
+	rep.finished = time.Now()
+	path := out
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(root, path)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, []byte(rep.markdown()), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintln(os.Stderr, "bench: wrote", path)
+	return nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// build builds the floors and the target, and run-mcp unless given, the way
+// make build does (CGO_ENABLED=0).
+func build(dir, runMCP string) (bins, error) {
+	var b bins
+	if err := os.Setenv("CGO_ENABLED", "0"); err != nil {
+		return b, err
+	}
+	for _, x := range []struct {
+		dst *string
+		pkg string
+	}{{&b.bare, "./test/bench/bareclient"}, {&b.hello, "./test/bench/hello"}, {&b.pipe, "./test/bench/pipereader"},
+		{&b.big, "./test/bench/bigclient"}, {&b.target, "./test/fixtures/benchtarget"}, {&b.rusage, "./test/bench/rusage"}} {
+		p, err := targets.BuildBinary(dir, x.pkg)
+		if err != nil {
+			return b, err
+		}
+		*x.dst = p
+	}
+	if runMCP != "" {
+		abs, err := filepath.Abs(runMCP)
+		b.runMCP = abs
+		return b, err
+	}
+	p, err := targets.BuildBinary(dir, "./cmd/run-mcp")
+	b.runMCP = p
+	return b, err
+}

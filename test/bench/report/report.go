@@ -1,0 +1,108 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// row is one line of the report: a measure, its floor, run-mcp's figure
+// (with the ratio or difference to the floor) and the goal.
+type row struct {
+	measure, floor, subject, goal, met string
+}
+
+type section struct {
+	title string
+	rows  []row
+}
+
+type report struct {
+	cfg               config
+	started, finished time.Time
+	args              []string
+	runMCP            string
+	sections          []section
+}
+
+func (r *report) add(title string, rows []row) {
+	for i := range r.sections {
+		if r.sections[i].title == title {
+			r.sections[i].rows = append(r.sections[i].rows, rows...)
+			return
+		}
+	}
+	r.sections = append(r.sections, section{title: title, rows: rows})
+}
+
+func (r *report) markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Benchmarks\n\n")
+	fmt.Fprintf(&b, "Written by `make bench` (`go run ./test/bench/report`); every figure below comes from the run it describes. ")
+	fmt.Fprintf(&b, "Each measure runs side by side with its floor (small standard-library programs under `test/bench`), interleaved round by round, and the figures are medians. ")
+	fmt.Fprintf(&b, "CPU and peak RSS of a command are taken by `test/bench/rusage` (a small parent, since on Linux a child inherits its parent's peak RSS at exec) and count the processes it reaped: run-mcp's supervisor and the target, which for those rows is `test/fixtures/benchtarget` (a few MB).\n\n")
+	fmt.Fprintf(&b, "- Date: %s (took %s)\n", r.started.Format("2006-01-02 15:04 MST"), r.finished.Sub(r.started).Round(time.Second))
+	fmt.Fprintf(&b, "- Machine: %d CPUs (%s), %s memory, %s/%s, %s\n", runtime.NumCPU(), cpuModel(), memTotal(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+	fmt.Fprintf(&b, "- Command: `go run ./test/bench/report %s`\n", strings.Join(r.args, " "))
+	fmt.Fprintf(&b, "- Knobs: %d rounds, %d sequential calls, %d calls at 128 in flight, %d connections × %d calls, %s of stderr, a %s-character result, peers %v\n\n",
+		r.cfg.rounds, r.cfg.seqCalls, r.cfg.flightCalls, r.cfg.fanConns, r.cfg.fanCalls, bytesIEC(r.cfg.stderrBytes), thousands(int64(r.cfg.bigChars)), r.cfg.peers)
+	for _, s := range r.sections {
+		fmt.Fprintf(&b, "## %s\n\n| measure | floor | run-mcp | goal | met |\n| --- | --- | --- | --- | --- |\n", s.title)
+		for _, x := range s.rows {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", x.measure, x.floor, x.subject, x.goal, x.met)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func yes(ok bool) string {
+	if ok {
+		return "yes"
+	}
+	return "no"
+}
+
+func cpuModel() string {
+	b, _ := os.ReadFile("/proc/cpuinfo")
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown CPU"
+}
+
+func memTotal() string {
+	b, _ := os.ReadFile("/proc/meminfo")
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			var kb int64
+			fmt.Sscan(rest, &kb)
+			return bytesIEC(kb << 10)
+		}
+	}
+	return "unknown"
+}
+
+func bytesIEC(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d KiB", n>>10)
+}
+
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func mib(kb int64) string { return fmt.Sprintf("%.1f MiB", float64(kb)/1024) }

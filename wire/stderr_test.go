@@ -1,0 +1,51 @@
+package wire
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// The lines a drain records do not depend on how the pipe's bytes were cut
+// into reads: one byte at a time and one big read give the same lines.
+func TestDrainLinesSameWhateverTheReads(t *testing.T) {
+	input := "first\r\n\nsecond\n" + strings.Repeat("z", 40) + "\nlast words"
+	for name, wrap := range map[string]func(*strings.Reader) interface{ Read([]byte) (int, error) }{
+		"whole":    func(r *strings.Reader) interface{ Read([]byte) (int, error) } { return r },
+		"one-byte": func(r *strings.Reader) interface{ Read([]byte) (int, error) } { return iotest.OneByteReader(r) },
+		"half":     func(r *strings.Reader) interface{ Read([]byte) (int, error) } { return iotest.HalfReader(r) },
+	} {
+		ring := NewRing()
+		drainLines(wrap(strings.NewReader(input)), ring, 16)
+		var got []string
+		for _, l := range ring.Since(0).Lines {
+			got = append(got, l.Text)
+		}
+		want := []string{"first", "", "second", strings.Repeat("z", 16) + " [... 24 more bytes cut ...]", "last words"}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("%s: lines = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// A flood far longer than the ring keeps its first and last lines, numbered
+// as written, when many lines arrive in one read.
+func TestDrainLinesFloodKeepsHeadAndTail(t *testing.T) {
+	const n = 50_000
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	ring := NewRing()
+	drainLines(strings.NewReader(b.String()), ring, maxStderrLine)
+	ex := ring.Since(0)
+	if ex.Total != n || len(ex.Lines) != RingHead+RingTail {
+		t.Fatalf("total %d with %d kept, want %d with %d", ex.Total, len(ex.Lines), n, RingHead+RingTail)
+	}
+	wantRun(t, "head", ex.Lines[:RingHead], 1, RingHead)
+	wantRun(t, "tail", ex.Lines[RingHead:], n-RingTail+1, n)
+	if ex.Elided != n-RingHead-RingTail || ex.ElidedBefore != n-RingTail+1 {
+		t.Errorf("Elided = %d before #%d", ex.Elided, ex.ElidedBefore)
+	}
+}
