@@ -48,6 +48,7 @@ if [ ! -x "$BIN" ]; then
 fi
 
 echo "run-mcp tour: the bundled demo server ($DEMO) stands in for the server you are writing."
+echo "Every command below can be pasted as printed, from the repository root."
 say "List its tools (a JSON array on stdout; status lines on stderr)."
 step "$BIN list-tools -- $DEMO"
 say "Call tools with shorthand arguments: key=value is a string, key:=json is JSON. The content array comes back."
