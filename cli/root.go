@@ -78,7 +78,7 @@ With a subcommand it runs one headless call and prints JSON:
 	root.AddCommand(newListCmds(g, version)...)
 	root.AddCommand(newReadCmds(g, version)...)
 	root.AddCommand(newCallCmd(g, version), newStderrCmd(g, version), newValidateCmd(g, version), newReconnectCmd(g, version))
-	root.AddCommand(newSessionsCmd(), newCloseSessionCmd(), newSessionDaemonCmd(version), demoserver.NewCommand())
+	root.AddCommand(newServersCmd(g), newSessionsCmd(), newCloseSessionCmd(), newSessionDaemonCmd(version), demoserver.NewCommand())
 	return root
 }
 

@@ -141,6 +141,7 @@ type Spec struct {
 	Env              map[string]string `json:"env"`
 	Cwd              string            `json:"cwd"`
 	URL              string            `json:"url"`
+	Headers          map[string]string `json:"headers,omitempty"` // values: on stdin only, like env
 	Protocol         string            `json:"protocol"`
 	ConnectTimeoutMS int               `json:"connect_timeout_ms"`
 	RequestTimeoutMS int               `json:"request_timeout_ms,omitempty"`
@@ -162,7 +163,7 @@ func (s Spec) Config() (actors.Config, error) {
 	}
 	// Listing: a session's first life is listed whole, so the first
 	// reconnect diffs against everything it offered.
-	return actors.Config{Spec: wire.Spec{Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Cwd}, URL: s.URL, Era: era,
+	return actors.Config{Spec: wire.Spec{Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Cwd}, URL: s.URL, Headers: s.Headers, Era: era,
 		ConnectTimeout: time.Duration(s.ConnectTimeoutMS) * time.Millisecond, RequestTimeout: time.Duration(s.RequestTimeoutMS) * time.Millisecond, Listing: true}, nil
 }
 
