@@ -59,7 +59,7 @@ func (g *globals) addPersistent(cmd *cobra.Command) {
 		"Milliseconds the server may take to answer each housekeeping request (tools/list and the other listings, subscribe, listen, logging/setLevel, ping); calls use --timeout")
 	f.IntVar(&g.maxText, "max-text", intercept.DefaultMaxText, "Max text response length before truncation")
 	f.IntVarP(&g.mediaKB, "media-threshold", "m", intercept.DefaultMediaThresholdKB, "Media size threshold in KB to save to disk (0 to always save, -1 to keep inline)")
-	f.BoolVar(&g.scan, "scan", false, "Let list_available_mcp_servers also walk up from the working directory for any JSON file containing mcpServers")
+	f.BoolVar(&g.scan, "scan", false, "Let list_available_mcp_servers (and servers, --server) also walk up from the working directory for any JSON file containing mcpServers")
 	f.StringVar(&g.protocol, "protocol", "legacy", "Handshake to open with: legacy, auto (probe for 2026-07-28, fall back), or a revision to pin such as 2026-07-28")
 	f.IntVar(&g.maxConnections, "max-connections", actors.DefaultMaxConnections, fmt.Sprintf("How many connections the agent server keeps open at once (1 to %d)", actors.MaxMaxConnections))
 }
@@ -72,7 +72,8 @@ func (g *globals) addHeadless(cmd *cobra.Command) {
 	f.BoolVar(&g.showStderr, "show-stderr", false, "Print the server's stderr from this call on stderr")
 	f.BoolVar(&g.raw, "raw", false, "Print more than the answer: call, read, get-prompt: the whole result plus stderr, stdout_noise, transport_errors, protocol "+
 		"(call also input_requests, progress, conversions); list-*: an object with every entry, the pages as sent (nextCursor included) and the same; "+
-		"describe: {tool, …the same}; stderr: each line with its seq and time; validate: the JSON report; reconnect: what the new server wrote")
+		"describe: {tool, …the same}; stderr: each line with its seq and time; validate: the JSON report; reconnect: what the new server wrote. "+
+		"A command that fails prints {error, code, exit_code, exit, stderr} on stdout")
 	f.StringVar(&g.server, "server", "", "Run the server registered under this name in a client's config (run-mcp servers lists them) instead of a target command; SOURCE:NAME or --file picks among several")
 	f.StringVar(&g.serverFile, "file", "", "With --server: look the name up in this one config file")
 	f.StringVar(&g.session, "session", "", "Keep the server running between commands under this name")
