@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/cli/session"
 )
 
 // errorEnvelope is what --raw prints on stdout when a command fails, so a
@@ -79,13 +80,17 @@ func untimed(lines []string) []string {
 
 // envelopeOf builds the --raw error envelope of err.
 func envelopeOf(err error) errorEnvelope {
-	env := errorEnvelope{Error: failureMessage(err), ExitCode: CodeOf(err), Stderr: []string{}}
-	var ee *ExitError
-	if !errors.As(err, &ee) {
-		env.ExitCode = usageOrInternal(err)
-	}
+	env := errorEnvelope{Error: failureMessage(err), ExitCode: exitCodeOf(err), Stderr: []string{}}
 	if code := failureCode(err, env.ExitCode); code != "" {
 		env.Code = &code
+	}
+	var se *session.Error
+	if errors.As(err, &se) && se.Exit != "" {
+		err = &failure{err: err, exit: se.Exit, stderr: untimed(se.Stderr)}
+		if env.Code == nil {
+			c := codeConnectFailed
+			env.Code = &c
+		}
 	}
 	var f *failure
 	if errors.As(err, &f) {
@@ -118,7 +123,7 @@ func failureMessage(err error) string {
 		return call.Reason
 	}
 	msg := err.Error()
-	if before, _, ok := strings.Cut(msg, "\nCommand: "); ok {
+	if before, _, ok := strings.Cut(msg, "\nCommand: "); ok && !strings.HasPrefix(msg, "Command: ") {
 		return before
 	}
 	return msg

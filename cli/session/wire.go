@@ -153,6 +153,10 @@ type StartStatus struct {
 	OK    bool   `json:"ok"`
 	Code  int    `json:"code,omitempty"`
 	Error string `json:"error,omitempty"`
+	// Exit and Stderr are how a server that failed to start ended and
+	// what it wrote, for --raw's error envelope.
+	Exit   string   `json:"exit,omitempty"`
+	Stderr []string `json:"stderr,omitempty"`
 }
 
 // Config is the connection the spec describes.

@@ -119,7 +119,9 @@ func code(e envelope) string {
 }
 
 // With --raw a failing command prints a JSON error envelope on stdout, so a
-// script need not parse stderr.
+// script need not parse stderr. (The exit sentence of a server that dies at
+// start is matched loosely: when its death races run-mcp's first write, the
+// engine words it "stopped by run-mcp and exited with code 1".)
 func TestRawErrorEnvelope(t *testing.T) {
 	t.Parallel()
 	t.Run("crash at start", func(t *testing.T) {
@@ -127,7 +129,7 @@ func TestRawErrorEnvelope(t *testing.T) {
 		r := run(t, args([]string{"call", "echo", "message=hi", "--raw"}, demo("--crash-at-start", "no config"))...)
 		r.wantCode(t, 69)
 		e := r.envelope(t)
-		if code(e) != "CONNECT_FAILED" || e.Exit == nil || *e.Exit != "The server exited with code 1." ||
+		if code(e) != "CONNECT_FAILED" || e.Exit == nil || !strings.Contains(*e.Exit, "exited with code 1") ||
 			len(e.Stderr) == 0 || e.Stderr[0] != "demo-server: fatal: no config" || !strings.HasPrefix(e.Error, "Failed to connect") {
 			t.Errorf("crash at start: %+v\n%s", e, r)
 		}
@@ -174,6 +176,16 @@ func TestRawErrorEnvelope(t *testing.T) {
 		r.wantCode(t, 1)
 		if e := r.envelope(t); code(e) != "TIMEOUT" || len(e.Stderr) == 0 || e.Stderr[0] != "demo-server: slow: started, 4 step(s) over 30s" {
 			t.Errorf("sessioned timeout: %+v\n%s", e, r)
+		}
+	})
+	t.Run("sessioned crash at start", func(t *testing.T) {
+		t.Parallel()
+		r := runIn(t, t.TempDir(), args([]string{"list-tools", "--session", "dies", "--raw"}, demo("--crash-at-start", "no config"))...)
+		r.wantCode(t, 69)
+		e := r.envelope(t)
+		if code(e) != "CONNECT_FAILED" || e.Exit == nil || !strings.Contains(*e.Exit, "exited with code 1") ||
+			len(e.Stderr) == 0 || e.Stderr[0] != "demo-server: fatal: no config" {
+			t.Errorf("sessioned crash at start: %+v\n%s", e, r)
 		}
 	})
 	t.Run("success prints no envelope", func(t *testing.T) {
