@@ -79,7 +79,12 @@ func runCall(ctx context.Context, x *job, ic *intercept.Interceptor, c *actors.C
 			conversions = convertShorthand(def, req.Args, x.shorthand)
 		}
 	}
+	if io.fb != nil {
+		req.OnProgress = io.fb.progress
+	}
+	done := io.fb.wait(callWhat(req))
 	out, err := c.Call(ctx, req)
+	done()
 	// A one-shot server lived for this call alone: what it wrote from its
 	// start (a console.log or a banner at start-up, the most common case)
 	// belongs to the call. A session's server has a longer life: only what
@@ -111,7 +116,9 @@ func runCall(ctx context.Context, x *job, ic *intercept.Interceptor, c *actors.C
 		if g.raw { // show the answer as it came, so the mistake can be seen
 			_ = io.printJSON(json.RawMessage(out.Raw))
 		}
-		return exitf(ExitToolError, "the server answered tools/call with something that is not a valid tool result (%v); a strict client would reject it. Run it with --raw to see the answer, or run-mcp validate", err)
+		e := exitf(ExitToolError, "the server answered tools/call with something that is not a valid tool result (%v); a strict client would reject it. Run it with --raw to see the answer, or run-mcp validate", err)
+		e.Printed = g.raw // stdout holds the answer: no envelope after it
+		return e
 	}
 	shown, _, err := ic.ToolResult(res, 0)
 	if err != nil {
@@ -155,10 +162,12 @@ func unknownTool(err error) error {
 	if ut.Suggestion != "" {
 		msg += fmt.Sprintf(" Did you mean %q?", ut.Suggestion)
 	}
+	e := exitf(ExitUsage, "%s\nAvailable tools: %s", msg, strings.Join(ut.Names, ", "))
 	if len(ut.Names) == 0 {
-		return exitf(ExitUsage, "%s The server lists no tools.", msg)
+		e = exitf(ExitUsage, "%s The server lists no tools.", msg)
 	}
-	return exitf(ExitUsage, "%s\nAvailable tools: %s", msg, strings.Join(ut.Names, ", "))
+	e.Kind = actors.CodeUnknownTool
+	return e
 }
 
 // saveFailed is a result whose media or long text could not be written to

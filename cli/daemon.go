@@ -99,8 +99,15 @@ func sessionHandler() session.Handler {
 			}
 			err = x.g.bound.run(ctx, func(ctx context.Context, c *actors.Conn, info actors.Info) error {
 				x.info = info
-				return run(ctx, x, c)
+				mark := 0
+				if ex, ok, serr := c.Stderr(ctx, 0, 1); serr == nil && ok {
+					mark = ex.Total
+				}
+				return withServerSide(ctx, run(ctx, x, c), c, mark)
 			})
+		}
+		if x.g.raw && req.Op != session.OpReconnect {
+			printEnvelope(streams{out: &out}, err)
 		}
 		// The caller's RUN_MCP_DEBUG, not the daemon's, asks for the stack.
 		return session.Reply{Code: report(err, &errb, req.Options.Debug), Stdout: out.String(), Stderr: errb.String()}

@@ -25,6 +25,12 @@ type ExitError struct {
 	Err  error
 	// Quiet: the message was already printed (a result on stdout, say).
 	Quiet bool
+	// Kind is the stable code of the failure in --raw's error envelope
+	// (UNKNOWN_TOOL, …); "" to derive it from the error.
+	Kind string
+	// Printed: stdout already holds this failure's output, so --raw adds
+	// no error envelope after it.
+	Printed bool
 	// Stack is where an internal error (exit 70) was created, printed
 	// with RUN_MCP_DEBUG=1: the stack at exit would only show the exit.
 	Stack []byte

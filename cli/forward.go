@@ -120,18 +120,24 @@ func connectTimeoutOf(g *globals) time.Duration {
 // mismatch check; nil when it names neither a command, env nor a protocol.
 func (g *globals) caller(cmd *cobra.Command, sp *split) (*session.Caller, error) {
 	envGiven, protoGiven := len(g.env) > 0, cmd.Flags().Changed("protocol")
-	if len(sp.target) == 0 && !envGiven && !protoGiven {
+	named := len(sp.target) > 0 || g.server != ""
+	if !named && !envGiven && !protoGiven {
 		return nil, nil
 	}
 	c := &session.Caller{}
-	if len(sp.target) > 0 {
+	if named {
 		cfg, err := g.config(sp.target)
 		if err != nil {
 			return nil, err
 		}
 		c.Target, c.Command, c.Args, c.HTTP, c.Cwd = cfg.Target(), cfg.Spec.Command, cfg.Spec.Args, cfg.URL != "", cfg.Spec.Dir
+		if g.server != "" && len(cfg.Spec.Env) > 0 {
+			// The entry's env is part of what names the server.
+			env := cfg.Spec.Env
+			c.EnvGiven, c.EnvKeys, c.EnvHash, c.EnvHashes = true, wire.EnvKeys(env), session.EnvHash(env), session.EnvHashes(env)
+		}
 	}
-	if envGiven {
+	if envGiven && !c.EnvGiven {
 		env, err := g.parseEnv()
 		if err != nil {
 			return nil, err
@@ -157,8 +163,8 @@ func attachOrStart(cmd *cobra.Command, g *globals, dir string, sp *split) (*sess
 	if rec != nil {
 		return rec, false, nil
 	}
-	if len(sp.target) == 0 {
-		return nil, false, exitf(ExitUsage, "Session %q is not running. Start it by giving the server to run: run-mcp %s --session %s -- <your server command>", name, cmd.Name(), name)
+	if len(sp.target) == 0 && g.server == "" {
+		return nil, false, exitf(ExitUsage, "Session %q is not running. Start it by giving the server to run: run-mcp %s --session %s -- <your server command> (or --server NAME)", name, cmd.Name(), name)
 	}
 	cfg, err := g.config(sp.target)
 	if err != nil {
@@ -171,7 +177,7 @@ func attachOrStart(cmd *cobra.Command, g *globals, dir string, sp *split) (*sess
 	}
 	defer unlock()
 	rec, err = session.Start(dir, session.Spec{Name: name, Command: cfg.Spec.Command, Args: cfg.Spec.Args, Env: cfg.Spec.Env, Cwd: cfg.Spec.Dir,
-		URL: cfg.URL, Protocol: cfg.Era.String(), ConnectTimeoutMS: g.connectTimeout, RequestTimeoutMS: g.requestMS, IdleMinutes: g.idleTimeout}, wait)
+		URL: cfg.URL, Headers: cfg.Headers, Protocol: cfg.Era.String(), ConnectTimeoutMS: g.connectTimeout, RequestTimeoutMS: g.requestMS, IdleMinutes: g.idleTimeout}, wait)
 	if err != nil {
 		return nil, false, withEraHint(err, cfg.Era)
 	}

@@ -47,6 +47,18 @@ func newHeadlessCmd(g *globals, version string, h headless) *cobra.Command {
 	cmd := &cobra.Command{Use: h.use, Short: h.short, Example: h.example, DisableFlagParsing: true}
 	g.addHeadless(cmd)
 	cmd.RunE = func(cmd *cobra.Command, raw []string) error {
+		err := runHeadless(cmd, g, version, h, raw)
+		if g.raw {
+			printEnvelope(streams{out: cmd.OutOrStdout()}, err)
+		}
+		return err
+	}
+	return cmd
+}
+
+// runHeadless is one headless command's run.
+func runHeadless(cmd *cobra.Command, g *globals, version string, h headless, raw []string) error {
+	{
 		sp, err := prepare(cmd, g, raw, h.layout)
 		if err != nil || sp == nil {
 			return err
@@ -55,6 +67,9 @@ func newHeadlessCmd(g *globals, version string, h headless) *cobra.Command {
 			return exitf(ExitUsage, "%s", h.needsSession)
 		}
 		x := &job{io: streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}, g: g, sp: sp}
+		if g.session == "" {
+			x.io.fb = feedbackFor(x.io.err)
+		}
 		if h.layout.argWords {
 			// Malformed arguments fail before anything is spawned.
 			set, err := parseArgs(sp.argWords, h.stringArgs, cmd.InOrStdin())
@@ -89,7 +104,6 @@ func newHeadlessCmd(g *globals, version string, h headless) *cobra.Command {
 			return h.run(ctx, x, c)
 		})
 	}
-	return cmd
 }
 
 // prepare splits the command line, handles --help and checks the options.
@@ -128,6 +142,7 @@ func withTarget(cmd *cobra.Command, g *globals, version string, sp *split, req *
 		return err
 	}
 	io := streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}
+	io.fb = feedbackFor(io.err)
 	return oneShot(cmd.Context(), io, cfg, version, fn)
 }
 
@@ -139,15 +154,20 @@ func failed(err error) error {
 	if _, ok := err.(*ExitError); ok {
 		return err
 	}
-	return exitf(ExitToolError, "%v", err)
+	return exitf(ExitToolError, "%w", err)
 }
 
 // failed maps an engine error to its exit code: a request the server left
 // unanswered is 69 one-shot (the server is unavailable, as 3.0 exits) and
 // 1 on a session; anything else is 1.
 func (g *globals) failed(err error) error {
-	if actors.IsTimeout(err) && g.bound == nil {
-		return exitf(ExitUnavail, "%v", err)
+	if actors.IsTimeout(err) {
+		e := exitf(ExitToolError, "%w", err)
+		if g.bound == nil {
+			e.Code = ExitUnavail
+		}
+		e.Kind = codeTimeout
+		return e
 	}
 	var ce *actors.CodedError
 	if g.bound != nil && errors.As(err, &ce) && ce.Code == actors.CodeNoConnection {

@@ -21,6 +21,7 @@ import (
 type streams struct {
 	out io.Writer
 	err io.Writer
+	fb  *feedback // a one-shot command's waits and progress, on a terminal only
 }
 
 func (s streams) status(format string, args ...any) {
@@ -54,9 +55,11 @@ func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion s
 	defer reg.Close()
 	start := time.Now()
 	io.status("%s", connectingLine(cfg))
+	done := io.fb.wait("the handshake with " + cfg.Target())
 	info, err := reg.Connect(ctx, "", cfg)
+	done()
 	if err != nil {
-		return connectFailure(ctx, withEraHint(err, cfg.Era))
+		return withServerSide(ctx, connectFailure(ctx, withEraHint(err, cfg.Era)), nil, 0)
 	}
 	io.status("%s", connectedLine(info, time.Since(start)))
 	conn, err := reg.Resolve("", true)
@@ -70,9 +73,9 @@ func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion s
 		warnNoise(io, ev)
 	}
 	if ctx.Err() != nil && err != nil {
-		return &ExitError{Code: ExitInterrupt, Err: fmt.Errorf("interrupted; the server was stopped: %w", err)}
+		err = &ExitError{Code: ExitInterrupt, Err: fmt.Errorf("interrupted; the server was stopped: %w", err)}
 	}
-	return err
+	return withServerSide(ctx, err, conn, 0)
 }
 
 // httpLimits says what a target run-mcp did not start cannot give.

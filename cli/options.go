@@ -11,6 +11,7 @@ import (
 
 	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/cli/session"
+	"github.com/run-mcp/run-mcp/configscan"
 	"github.com/run-mcp/run-mcp/internal/intercept"
 	"github.com/run-mcp/run-mcp/wire"
 )
@@ -41,6 +42,11 @@ type globals struct {
 	idleTimeout    float64
 	idleSet        bool // --idle-timeout was given (0 clears a session's)
 	agentIdle      float64
+	// server and serverFile are --server NAME and --file PATH: a registered
+	// entry as the target; resolved is its launch once looked up.
+	server     string
+	serverFile string
+	resolved   *configscan.Launch
 	// bound is set inside a session daemon (see binding).
 	bound *binding
 }
@@ -53,7 +59,7 @@ func (g *globals) addPersistent(cmd *cobra.Command) {
 		"Milliseconds the server may take to answer each housekeeping request (tools/list and the other listings, subscribe, listen, logging/setLevel, ping); calls use --timeout")
 	f.IntVar(&g.maxText, "max-text", intercept.DefaultMaxText, "Max text response length before truncation")
 	f.IntVarP(&g.mediaKB, "media-threshold", "m", intercept.DefaultMediaThresholdKB, "Media size threshold in KB to save to disk (0 to always save, -1 to keep inline)")
-	f.BoolVar(&g.scan, "scan", false, "Let list_available_mcp_servers also walk up from the working directory for any JSON file containing mcpServers")
+	f.BoolVar(&g.scan, "scan", false, "Let list_available_mcp_servers (and servers, --server) also walk up from the working directory for any JSON file containing mcpServers")
 	f.StringVar(&g.protocol, "protocol", "legacy", "Handshake to open with: legacy, auto (probe for 2026-07-28, fall back), or a revision to pin such as 2026-07-28")
 	f.IntVar(&g.maxConnections, "max-connections", actors.DefaultMaxConnections, fmt.Sprintf("How many connections the agent server keeps open at once (1 to %d)", actors.MaxMaxConnections))
 }
@@ -66,7 +72,10 @@ func (g *globals) addHeadless(cmd *cobra.Command) {
 	f.BoolVar(&g.showStderr, "show-stderr", false, "Print the server's stderr from this call on stderr")
 	f.BoolVar(&g.raw, "raw", false, "Print more than the answer: call, read, get-prompt: the whole result plus stderr, stdout_noise, transport_errors, protocol "+
 		"(call also input_requests, progress, conversions); list-*: an object with every entry, the pages as sent (nextCursor included) and the same; "+
-		"describe: {tool, …the same}; stderr: each line with its seq and time; validate: the JSON report; reconnect: what the new server wrote")
+		"describe: {tool, …the same}; stderr: each line with its seq and time; validate: the JSON report; reconnect: what the new server wrote. "+
+		"A command that fails prints {error, code, exit_code, exit, stderr} on stdout")
+	f.StringVar(&g.server, "server", "", "Run the server registered under this name in a client's config (run-mcp servers lists them) instead of a target command; SOURCE:NAME or --file picks among several")
+	f.StringVar(&g.serverFile, "file", "", "With --server: look the name up in this one config file")
 	f.StringVar(&g.session, "session", "", "Keep the server running between commands under this name")
 	f.Var(minutes{&g.idleTimeout}, "idle-timeout", "With --session: close the session after this many minutes without a command (0: never)")
 }
@@ -149,12 +158,18 @@ func parseEnvToken(kv string) (key, value string, err error) {
 func (g *globals) config(target []string) (actors.Config, error) {
 	era, _ := wire.ParseEra(g.protocol)
 	cfg := actors.Config{Era: era, ConnectTimeout: time.Duration(g.connectTimeout) * time.Millisecond, RequestTimeout: g.requestTimeout()}
+	if g.server != "" {
+		return g.serverConfig(cfg, target)
+	}
+	if g.serverFile != "" {
+		return cfg, exitf(ExitUsage, "--file goes with --server: it names the config file to look the server up in")
+	}
 	env, err := g.parseEnv()
 	if err != nil {
 		return cfg, err
 	}
 	if len(target) == 0 {
-		return cfg, exitf(ExitUsage, "no target command: the server to run must follow run-mcp's words, separated by '--', e.g. run-mcp list-tools -- node my-server.js (or an http:// URL)")
+		return cfg, exitf(ExitUsage, "no target command: the server to run must follow run-mcp's words, separated by '--', e.g. run-mcp list-tools -- node my-server.js (or an http:// URL), or --server NAME for one registered with your client (run-mcp servers lists them)")
 	}
 	if strings.HasPrefix(target[0], "http://") || strings.HasPrefix(target[0], "https://") {
 		if len(target) > 1 {

@@ -29,7 +29,10 @@ func newReadCmds(g *globals, version string) []*cobra.Command {
 // read: stderr, stdout_noise, transport_errors and protocol, as call --raw.
 func readResource(ctx context.Context, x *job, c *actors.Conn) error {
 	w := startWatch(ctx, x, c)
-	out, err := c.Call(ctx, actors.CallRequest{Kind: actors.KindResource, Name: x.sp.positionals[0], Timeout: x.g.callTimeout(headlessTimeout)})
+	req := actors.CallRequest{Kind: actors.KindResource, Name: x.sp.positionals[0], Timeout: x.g.callTimeout(headlessTimeout)}
+	done := x.io.fb.wait(callWhat(req))
+	out, err := c.Call(ctx, req)
+	done()
 	if err != nil {
 		return x.g.failed(err)
 	}
@@ -56,7 +59,10 @@ func readResource(ctx context.Context, x *job, c *actors.Conn) error {
 // what happened around it, as read --raw.
 func getPrompt(ctx context.Context, x *job, c *actors.Conn) error {
 	w := startWatch(ctx, x, c)
-	out, err := c.Call(ctx, actors.CallRequest{Kind: actors.KindPrompt, Name: x.sp.positionals[0], Args: x.args, Timeout: x.g.callTimeout(headlessTimeout)})
+	req := actors.CallRequest{Kind: actors.KindPrompt, Name: x.sp.positionals[0], Args: x.args, Timeout: x.g.callTimeout(headlessTimeout)}
+	done := x.io.fb.wait(callWhat(req))
+	out, err := c.Call(ctx, req)
+	done()
 	if err != nil {
 		return x.g.failed(err)
 	}

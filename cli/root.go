@@ -78,7 +78,7 @@ With a subcommand it runs one headless call and prints JSON:
 	root.AddCommand(newListCmds(g, version)...)
 	root.AddCommand(newReadCmds(g, version)...)
 	root.AddCommand(newCallCmd(g, version), newStderrCmd(g, version), newValidateCmd(g, version), newReconnectCmd(g, version))
-	root.AddCommand(newSessionsCmd(), newCloseSessionCmd(), newSessionDaemonCmd(version), demoserver.NewCommand())
+	root.AddCommand(newServersCmd(g), newSessionsCmd(), newCloseSessionCmd(), newSessionDaemonCmd(version), demoserver.NewCommand())
 	return root
 }
 
@@ -119,12 +119,9 @@ func report(err error, errw io.Writer, withStack bool) int {
 	if err == nil {
 		return ExitOK
 	}
-	code := CodeOf(err)
+	code := exitCodeOf(err)
 	var ee *ExitError
-	var se *session.Error
-	if !errors.As(err, &ee) && !errors.As(err, &se) {
-		code = usageOrInternal(err)
-	}
+	errors.As(err, &ee)
 	if !(ee != nil && ee.Quiet) {
 		fmt.Fprintf(errw, "run-mcp: %v\n", err)
 	}
@@ -137,6 +134,17 @@ func report(err error, errw io.Writer, withStack bool) int {
 		}
 	}
 	return code
+}
+
+// exitCodeOf is the exit code err maps to: its own, or for errors cobra
+// itself returns (no code of theirs), usage or internal.
+func exitCodeOf(err error) int {
+	var ee *ExitError
+	var se *session.Error
+	if !errors.As(err, &ee) && !errors.As(err, &se) {
+		return usageOrInternal(err)
+	}
+	return CodeOf(err)
 }
 
 // debugging says RUN_MCP_DEBUG=1 asks for the stack of internal errors.

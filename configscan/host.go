@@ -10,12 +10,15 @@ import (
 type host struct {
 	home, cwd, goos, root string
 	getenv                func(string) string
+	// lookup tells an empty variable from an unset one; nil when getenv
+	// is a test's (then empty counts as unset).
+	lookup func(string) (string, bool)
 }
 
 func newHost(opts Options) host {
 	h := host{home: opts.Home, cwd: opts.Cwd, goos: opts.GOOS, root: opts.SystemRoot, getenv: opts.Env}
 	if h.getenv == nil {
-		h.getenv = os.Getenv
+		h.getenv, h.lookup = os.Getenv, os.LookupEnv
 	}
 	if h.goos == "" {
 		h.goos = runtime.GOOS

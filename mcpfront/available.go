@@ -30,7 +30,7 @@ func (f *front) available(_ context.Context, a map[string]any) (*mcp.CallToolRes
 	if getStr(a, "filter") != "" {
 		fmt.Fprintf(&b, " (filter %q)", getStr(a, "filter"))
 	}
-	b.WriteString(". Connect to one with connect_to_mcp command=<command> args=<args> (pass env for the env_keys it names).\n")
+	b.WriteString(". Connect to one with connect_to_mcp server=<name> (its command, args, cwd and env as its client passes them), or command=<command> args=<args> (pass env for the env_keys it names).\n")
 	if len(res.Entries) == 0 && len(res.Errors) == 0 {
 		fmt.Fprintf(&b, "Looked in %d place(s); none holds an MCP server list. ", len(res.Searched))
 		if !f.opts.Scan {

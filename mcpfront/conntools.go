@@ -28,12 +28,19 @@ func (f *front) targetConfig(a map[string]any) (actors.Config, error) {
 		cfg.Era = era
 	}
 	command := strings.TrimSpace(getStr(a, "command"))
+	if server := getStr(a, "server"); server != "" {
+		if command != "" {
+			return cfg, &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: fmt.Sprintf(
+				"give command or server, not both: server=%q names a registered entry, whose command is used", server)}
+		}
+		return f.serverConfig(cfg, server, a)
+	}
 	if strings.HasPrefix(command, "http://") || strings.HasPrefix(command, "https://") {
 		cfg.URL = command
 		return cfg, nil
 	}
 	if command == "" {
-		return cfg, &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: "command is empty: give the server's executable, e.g. command=node args=[dist/index.js]"}
+		return cfg, &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: "command is empty: give the server's executable, e.g. command=node args=[dist/index.js], or server=<name> for one registered with a client (list_available_mcp_servers lists them)"}
 	}
 	args := getStrs(a, "args")
 	if len(args) == 0 && strings.ContainsRune(command, ' ') && !fileExists(command) {

@@ -50,6 +50,7 @@ func (f *front) toolDefs() []toolDef {
 			p["command"] = str("The server's executable (node, python, ./server, …) or an http(s):// URL of a Streamable HTTP server.")
 			p["args"] = strList("Arguments of the command.")
 			p["cwd"] = str("Working directory for the server (default: run-mcp's).")
+			p["server"] = str("Instead of command: the name of a server registered with a client on this machine (list_available_mcp_servers), launched with its command, args, cwd and env; SOURCE:NAME picks among several of that name.")
 			p["name"] = withFormat(str("A name for this connection, to keep several open (default \"default\")."), formatConnName)
 		} else {
 			p["connection"] = connectionArg()
@@ -58,14 +59,14 @@ func (f *front) toolDefs() []toolDef {
 	}
 	return []toolDef{
 		{"connect_to_mcp", "Spawn an MCP server you are building (or reach one over HTTP) and connect to it. Use this first; include=[tools] lists what it offers. A failed start reports the exit code and the server's stderr. Give name to keep several open.",
-			object([]string{"command"}, connectProps(true)), f.connect},
+			object(nil, connectProps(true)), f.connect},
 		{"call_mcp_primitive", "Call a tool, read a resource (name = URI) or get a prompt on the connected server. auto_connect spawns the server first if needed. include_metadata reports latency (server time vs time waiting on a person), client-input rounds and progress.",
 			object([]string{"type", "name"}, schema{
 				"type":             enum("What to call.", "tool", "resource", "prompt"),
 				"name":             str("Tool or prompt name, or resource URI."),
 				"arguments":        freeObject("Arguments of the tool or prompt."),
 				"args":             freeObject("Alias of arguments."),
-				"auto_connect":     object([]string{"command"}, schema{"command": str("Executable or URL."), "args": strList("Arguments."), "env": envMap("Environment."), "protocol": str("legacy, auto or a revision."), "cwd": str("Working directory.")}),
+				"auto_connect":     object(nil, schema{"command": str("Executable or URL."), "server": str("Instead of command: a registered server's name (list_available_mcp_servers)."), "args": strList("Arguments."), "env": envMap("Environment."), "protocol": str("legacy, auto or a revision."), "cwd": str("Working directory.")}),
 				"disconnect_after": boolean("Stop the server after this call."),
 				"timeout_ms":       count("Server-time budget; paused while the server waits on client input (default from --timeout, 5 minutes)."),
 				"include_metadata": boolean("Prepend timing, input rounds and progress."),
@@ -97,7 +98,8 @@ func (f *front) toolDefs() []toolDef {
 			object(nil, schema{"lines": count("Only the last N lines."), "since": count("Only lines after this position."),
 				"timestamps": boolean("Prefix each line with its time and position (default true)."), "connection": connectionArg()}), f.stderr},
 		{"validate_mcp_server", "Spawn a server command, connect, and report what a strict client would reject: stdout pollution, transport errors, crash output, and the exit and stderr of a server that dies.",
-			object([]string{"command"}, schema{"command": str("Executable or URL."), "args": strList("Arguments."), "env": envMap("Environment."),
+			object(nil, schema{"command": str("Executable or URL."), "server": str("Instead of command: a registered server's name (list_available_mcp_servers)."),
+				"args": strList("Arguments."), "env": envMap("Environment."),
 				"deep": boolean("Run every check and print each."), "protocol": str("legacy, auto or a revision."), "cwd": str("Working directory."),
 				"request_timeout_ms": integer("How long the server may take to answer each request validate sends (default from --request-timeout, 30000).")}), f.validate},
 		{"list_available_mcp_servers", "List the MCP servers registered with the clients on this machine (Claude Code, Cursor, VS Code, Codex, …), with the command to connect to each.",

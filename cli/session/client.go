@@ -122,7 +122,7 @@ func awaitStart(dir, name string, status *os.File, wait time.Duration) (*Record,
 		if code == 0 {
 			code = ExitUnavail
 		}
-		return nil, &Error{Code: code, Err: errors.New(st.Error)}
+		return nil, &Error{Code: code, Err: errors.New(st.Error), Exit: st.Exit, Stderr: st.Stderr}
 	}
 	rec, err := LoadRecord(dir, name)
 	if err != nil || rec == nil {

@@ -24,6 +24,10 @@ type Error struct {
 	Err  error
 	// Stack is where an internal error (exit 70) arose, for RUN_MCP_DEBUG=1.
 	Stack []byte
+	// Exit and Stderr are how a session's server that failed to start
+	// ended and what it wrote ("" and nil otherwise).
+	Exit   string
+	Stderr []string
 }
 
 func (e *Error) Error() string { return e.Err.Error() }

@@ -88,7 +88,12 @@ func RunDaemon(ctx context.Context, version string, words actors.Words, h Handle
 	info, err := reg.Connect(ctx, spec.Name, cfg)
 	if err != nil {
 		logger.Printf("session %s: the server failed to start: %v", spec.Name, err)
-		return reportStart(status, StartStatus{Code: connectCode(ctx, err), Error: err.Error()})
+		st := StartStatus{Code: connectCode(ctx, err), Error: err.Error()}
+		var ce *actors.ConnectError
+		if errors.As(err, &ce) {
+			st.Exit, st.Stderr = ce.Report.Exit, ce.Report.Stderr
+		}
+		return reportStart(status, st)
 	}
 	rec := NewRecord(dir, spec.Name, cfg, spec.IdleMinutes)
 	rec.DaemonPid, rec.DaemonStart = os.Getpid(), StartOf(os.Getpid())

@@ -141,6 +141,7 @@ type Spec struct {
 	Env              map[string]string `json:"env"`
 	Cwd              string            `json:"cwd"`
 	URL              string            `json:"url"`
+	Headers          map[string]string `json:"headers,omitempty"` // values: on stdin only, like env
 	Protocol         string            `json:"protocol"`
 	ConnectTimeoutMS int               `json:"connect_timeout_ms"`
 	RequestTimeoutMS int               `json:"request_timeout_ms,omitempty"`
@@ -152,6 +153,10 @@ type StartStatus struct {
 	OK    bool   `json:"ok"`
 	Code  int    `json:"code,omitempty"`
 	Error string `json:"error,omitempty"`
+	// Exit and Stderr are how a server that failed to start ended and
+	// what it wrote, for --raw's error envelope.
+	Exit   string   `json:"exit,omitempty"`
+	Stderr []string `json:"stderr,omitempty"`
 }
 
 // Config is the connection the spec describes.
@@ -162,7 +167,7 @@ func (s Spec) Config() (actors.Config, error) {
 	}
 	// Listing: a session's first life is listed whole, so the first
 	// reconnect diffs against everything it offered.
-	return actors.Config{Spec: wire.Spec{Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Cwd}, URL: s.URL, Era: era,
+	return actors.Config{Spec: wire.Spec{Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Cwd}, URL: s.URL, Headers: s.Headers, Era: era,
 		ConnectTimeout: time.Duration(s.ConnectTimeoutMS) * time.Millisecond, RequestTimeout: time.Duration(s.RequestTimeoutMS) * time.Millisecond, Listing: true}, nil
 }
 
