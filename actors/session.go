@@ -11,6 +11,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -277,7 +278,10 @@ func reasonOf(err error) string {
 // from the moment it started, how the process ended, and stdout noise.
 func (c *Conn) failOpen(s *session, reason string, err error) *ConnectError {
 	ce := &ConnectError{Reason: reason, Err: err, Report: ProcessReport{Command: s.cfg.Target()}}
-	if s.proc != nil && s.closing() {
+	// A broken pipe on its stdin, like EOF on its stdout, is a server that
+	// closed its end and is exiting by itself: stopping it at once would
+	// race its exit and report it "stopped by run-mcp".
+	if s.proc != nil && (s.closing() || errors.Is(err, syscall.EPIPE)) {
 		// A server that is dying writes its last words now: wait for them.
 		select {
 		case <-s.proc.Done():

@@ -96,10 +96,15 @@ func TestAFailingAcceptBacksOffAndRecovers(t *testing.T) {
 	if !alive(rec.DaemonPid) {
 		t.Fatal("the daemon died")
 	}
-	if n := strings.Count(s.log(), "accept failed"); n != 1 {
-		t.Errorf("want one log line for the episode, got %d:\n%s", n, s.log())
-	}
 	eventually(t, "the recovery line", func() bool { return strings.Contains(s.log(), "accepting again") })
+	// One line per episode, not per failed accept: each episode opens with
+	// one "accept failed" line and closes with one "accepting again". (A
+	// slow machine can see two episodes: a held connection's handler gives
+	// up, frees a descriptor, and the next accept fails again.)
+	log := s.log()
+	if failed, again := strings.Count(log, "accept failed"), strings.Count(log, "accepting again"); failed != again {
+		t.Errorf("want one line per episode: %d episode(s) opened, %d closed:\n%s", failed, again, log)
+	}
 }
 
 // Ctrl-C on a sessioned call exits 130 and cancels the call on the target.
