@@ -23,8 +23,6 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
 	"github.com/run-mcp/run-mcp/test/targets"
 )
 
@@ -32,25 +30,7 @@ import (
 var bin, spawner string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "run-mcp-containment-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	for _, b := range []struct {
-		out *string
-		pkg string
-	}{{&bin, "./cmd/run-mcp"}, {&spawner, "./test/fixtures/spawner"}} {
-		if *b.out, err = targets.BuildBinary(dir, b.pkg); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			_ = os.RemoveAll(dir)
-			os.Exit(1)
-		}
-	}
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
-		_ = os.RemoveAll(dir)
-		os.Exit(code)
-	}))
+	targets.Main(m, "run-mcp-containment-", targets.Build{Out: &bin, Pkg: "./cmd/run-mcp"}, targets.Build{Out: &spawner, Pkg: "./test/fixtures/spawner"})
 }
 
 // patience bounds every wait: a deadline against hangs, not a timing.

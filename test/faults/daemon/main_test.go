@@ -24,29 +24,13 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
 	"github.com/run-mcp/run-mcp/test/targets"
 )
 
 var bin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "run-mcp-faults-daemon-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	bin, err = targets.BuildBinary(dir, "./cmd/run-mcp")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		_ = os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
-		_ = os.RemoveAll(dir)
-		os.Exit(code)
-	}))
+	targets.Main(m, "run-mcp-faults-daemon-", targets.Build{Out: &bin, Pkg: "./cmd/run-mcp"})
 }
 
 // patience bounds every run against hangs; nothing comes close to it.

@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
 	"github.com/run-mcp/run-mcp/test/targets"
 )
 
@@ -22,25 +20,7 @@ import (
 var bin, stuck string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "run-mcp-deadline-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	for _, b := range []struct {
-		out *string
-		pkg string
-	}{{&bin, "./cmd/run-mcp"}, {&stuck, "./test/fixtures/stuck"}} {
-		if *b.out, err = targets.BuildBinary(dir, b.pkg); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			_ = os.RemoveAll(dir)
-			os.Exit(1)
-		}
-	}
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
-		_ = os.RemoveAll(dir)
-		os.Exit(code)
-	}))
+	targets.Main(m, "run-mcp-deadline-", targets.Build{Out: &bin, Pkg: "./cmd/run-mcp"}, targets.Build{Out: &stuck, Pkg: "./test/fixtures/stuck"})
 }
 
 // patience bounds every run against a hang: the budgets set here are 1.5 s,
