@@ -52,6 +52,8 @@ type hostIO struct {
 	// fast is call_mcp_primitive's handler, called without mcp-go's
 	// dispatch for a plain call (fastcall.go); nil turns the fast path off.
 	fast server.ToolHandlerFunc
+	// pool runs the requests (workers.go).
+	pool *workers
 }
 
 // maxHostMessage bounds one message from the host, as the target side does.
@@ -64,6 +66,9 @@ func (h *hostIO) serve(ctx context.Context, in io.Reader) error {
 		return fmt.Errorf("register the host session: %w", err)
 	}
 	defer h.srv.UnregisterSession(ctx, h.session.SessionID())
+	if h.pool == nil {
+		h.pool = newWorkers()
+	}
 	h.wg.Add(1)
 	go h.forwardNotifications(ctx)
 	// The read blocks on stdin, which a signal cannot interrupt; on a signal
@@ -81,6 +86,7 @@ func (h *hostIO) serve(ctx context.Context, in io.Reader) error {
 	h.mu.Unlock()
 	h.session.failPending(errors.New("the host closed the connection"))
 	h.wg.Wait()
+	h.pool.stop() // no request starts once closed is set
 	return err
 }
 
@@ -219,7 +225,7 @@ func (h *hostIO) request(ctx context.Context, fr *hostFrame, msg []byte) {
 	}
 	h.inflight[key] = cancel
 	h.mu.Unlock()
-	go func() {
+	h.pool.run(func() {
 		defer h.wg.Done()
 		defer done()
 		defer func() {
@@ -235,7 +241,7 @@ func (h *hostIO) request(ctx context.Context, fr *hostFrame, msg []byte) {
 		if resp := h.srv.HandleMessage(rctx, msg); resp != nil {
 			h.write(withID(resp, id))
 		}
-	}()
+	})
 }
 
 // cancelInflight cancels the request a notifications/cancelled names.
