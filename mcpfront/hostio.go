@@ -52,8 +52,10 @@ type hostIO struct {
 	// fast is call_mcp_primitive's handler, called without mcp-go's
 	// dispatch for a plain call (fastcall.go); nil turns the fast path off.
 	fast server.ToolHandlerFunc
-	// pool runs the requests (workers.go).
-	pool *workers
+	// pool runs the requests (workers.go); queues holds the calls of each
+	// connection past the ones it runs at once (connqueue.go).
+	pool   *workers
+	queues connQueues
 }
 
 // maxHostMessage bounds one message from the host, as the target side does.
@@ -69,6 +71,7 @@ func (h *hostIO) serve(ctx context.Context, in io.Reader) error {
 	if h.pool == nil {
 		h.pool = newWorkers()
 	}
+	h.queues.run = h.pool.run
 	h.wg.Add(1)
 	go h.forwardNotifications(ctx)
 	// The read blocks on stdin, which a signal cannot interrupt; on a signal
@@ -225,7 +228,7 @@ func (h *hostIO) request(ctx context.Context, fr *hostFrame, msg []byte) {
 	}
 	h.inflight[key] = cancel
 	h.mu.Unlock()
-	h.pool.run(func() {
+	job := func() {
 		defer h.wg.Done()
 		defer done()
 		defer func() {
@@ -241,7 +244,13 @@ func (h *hostIO) request(ctx context.Context, fr *hostFrame, msg []byte) {
 		if resp := h.srv.HandleMessage(rctx, msg); resp != nil {
 			h.write(withID(resp, id))
 		}
-	})
+	}
+	if fast {
+		conn, _ := hc.args["connection"].(string)
+		h.queues.add(conn, job)
+		return
+	}
+	h.pool.run(job)
 }
 
 // cancelInflight cancels the request a notifications/cancelled names.
