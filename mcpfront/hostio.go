@@ -49,6 +49,13 @@ type hostIO struct {
 	// in reading order, so a notifications/cancelled read after its request
 	// always reaches it, even before mcp-go's handler has registered it.
 	inflight map[string]context.CancelFunc
+	// fast is call_mcp_primitive's handler, called without mcp-go's
+	// dispatch for a plain call (fastcall.go); nil turns the fast path off.
+	fast server.ToolHandlerFunc
+	// pool runs the requests (workers.go); queues holds the calls of each
+	// connection past the ones it runs at once (connqueue.go).
+	pool   *workers
+	queues connQueues
 }
 
 // maxHostMessage bounds one message from the host, as the target side does.
@@ -61,6 +68,10 @@ func (h *hostIO) serve(ctx context.Context, in io.Reader) error {
 		return fmt.Errorf("register the host session: %w", err)
 	}
 	defer h.srv.UnregisterSession(ctx, h.session.SessionID())
+	if h.pool == nil {
+		h.pool = newWorkers()
+	}
+	h.queues.run = h.pool.run
 	h.wg.Add(1)
 	go h.forwardNotifications(ctx)
 	// The read blocks on stdin, which a signal cannot interrupt; on a signal
@@ -78,6 +89,7 @@ func (h *hostIO) serve(ctx context.Context, in io.Reader) error {
 	h.mu.Unlock()
 	h.session.failPending(errors.New("the host closed the connection"))
 	h.wg.Wait()
+	h.pool.stop() // no request starts once closed is set
 	return err
 }
 
@@ -152,61 +164,93 @@ type hostEnvelope struct {
 }
 
 func (h *hostIO) dispatch(ctx context.Context, msg []byte) {
-	var env hostEnvelope
-	if err := json.Unmarshal(msg, &env); err != nil {
-		h.write(mcp.NewJSONRPCError(mcp.NewRequestId(nil), mcp.PARSE_ERROR, "Parse error: "+err.Error(), nil))
-		return
+	var fr hostFrame
+	if json.Unmarshal(msg, &fr) != nil {
+		// Params of another shape than a tools/call's: route on the
+		// envelope alone.
+		var env hostEnvelope
+		if err := json.Unmarshal(msg, &env); err != nil {
+			h.write(mcp.NewJSONRPCError(mcp.NewRequestId(nil), mcp.PARSE_ERROR, "Parse error: "+err.Error(), nil))
+			return
+		}
+		fr = hostFrame{ID: env.ID, Method: env.Method}
 	}
 	switch {
-	case env.Method == "" && len(env.ID) > 0:
-		h.session.deliver(string(env.ID), msg)
-	case len(env.ID) == 0:
+	case fr.Method == "" && len(fr.ID) > 0:
+		h.session.deliver(string(fr.ID), msg)
+	case len(fr.ID) == 0:
 		// Notifications (initialized, cancelled) are quick and ordered.
-		if env.Method == string(mcp.MethodNotificationCancelled) {
+		if fr.Method == string(mcp.MethodNotificationCancelled) {
 			h.cancelInflight(msg)
 		}
 		if resp := h.srv.HandleMessage(ctx, msg); resp != nil {
 			h.write(resp)
 		}
 	default:
-		done := func() {}
-		if env.Method == string(mcp.MethodToolsCall) {
-			tool, conn, ok := parseToolCall(msg)
-			if ok && h.unknownTool(env.ID, tool) {
-				return
-			}
-			if !h.start() {
-				return
-			}
-			if h.expect != nil {
-				done = h.expect(tool, conn)
-			}
-			ctx = withHostCall(ctx, msg)
-		} else if !h.start() {
+		h.request(ctx, &fr, msg)
+	}
+}
+
+// request starts one request from the host on a goroutine of its own.
+func (h *hostIO) request(ctx context.Context, fr *hostFrame, msg []byte) {
+	done := func() {}
+	var hc hostCall
+	fast := false
+	if fr.Method == string(mcp.MethodToolsCall) {
+		if h.fast != nil && h.session.Initialized() {
+			hc, fast = fr.fastCall()
+		}
+		tool, conn, ok := fr.Params.Name, "", true
+		if !fast {
+			tool, conn, ok = parseToolCall(msg)
+		}
+		if ok && h.unknownTool(fr.ID, tool) {
 			return
 		}
-		rctx, cancel := context.WithCancel(ctx)
-		key := string(env.ID)
-		h.mu.Lock()
-		if h.inflight == nil {
-			h.inflight = map[string]context.CancelFunc{}
+		if !h.start() {
+			return
 		}
-		h.inflight[key] = cancel
-		h.mu.Unlock()
-		go func() {
-			defer h.wg.Done()
-			defer done()
-			defer func() {
-				h.mu.Lock()
-				delete(h.inflight, key)
-				h.mu.Unlock()
-				cancel()
-			}()
-			if resp := h.srv.HandleMessage(rctx, msg); resp != nil {
-				h.write(withID(resp, env.ID))
-			}
-		}()
+		if h.expect != nil && !fast { // call_mcp_primitive expects nothing
+			done = h.expect(tool, conn)
+		}
+		if !fast {
+			ctx = withHostCall(ctx, msg)
+		}
+	} else if !h.start() {
+		return
 	}
+	rctx, cancel := context.WithCancel(ctx)
+	key := string(fr.ID)
+	id := fr.ID
+	h.mu.Lock()
+	if h.inflight == nil {
+		h.inflight = map[string]context.CancelFunc{}
+	}
+	h.inflight[key] = cancel
+	h.mu.Unlock()
+	job := func() {
+		defer h.wg.Done()
+		defer done()
+		defer func() {
+			h.mu.Lock()
+			delete(h.inflight, key)
+			h.mu.Unlock()
+			cancel()
+		}()
+		if fast {
+			h.serveFast(rctx, id, hc)
+			return
+		}
+		if resp := h.srv.HandleMessage(rctx, msg); resp != nil {
+			h.write(withID(resp, id))
+		}
+	}
+	if fast {
+		conn, _ := hc.args["connection"].(string)
+		h.queues.add(conn, job)
+		return
+	}
+	h.pool.run(job)
 }
 
 // cancelInflight cancels the request a notifications/cancelled names.

@@ -31,6 +31,10 @@ type passthrough struct {
 	mu      sync.Mutex
 	seq     int
 	pending map[string]passEntry
+	// swept is when the table was last swept of unclaimed results: a sweep
+	// walks the table, so it runs at most every passTTL/2 (O(1) amortised
+	// per call, where a sweep on every call made a burst quadratic).
+	swept time.Time
 }
 
 // hold keeps raw and returns the placeholder result that stands for it.
@@ -41,9 +45,12 @@ func (p *passthrough) hold(raw json.RawMessage) *mcp.CallToolResult {
 		p.pending = map[string]passEntry{}
 	}
 	now := time.Now()
-	for k, e := range p.pending {
-		if now.Sub(e.when) > passTTL {
-			delete(p.pending, k)
+	if now.Sub(p.swept) > passTTL/2 {
+		p.swept = now
+		for k, e := range p.pending {
+			if now.Sub(e.when) > passTTL {
+				delete(p.pending, k)
+			}
 		}
 	}
 	p.seq++
@@ -52,6 +59,23 @@ func (p *passthrough) hold(raw json.RawMessage) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{Content: []mcp.Content{}}
 	res.Meta = &mcp.Meta{AdditionalFields: map[string]any{passMarker: token}}
 	return res
+}
+
+// take claims the target's bytes a placeholder result stands for; ok is
+// false when res is no placeholder (or its bytes were already claimed).
+func (p *passthrough) take(res *mcp.CallToolResult) (json.RawMessage, bool) {
+	if res == nil || res.Meta == nil {
+		return nil, false
+	}
+	token, _ := res.Meta.AdditionalFields[passMarker].(string)
+	if token == "" {
+		return nil, false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	e, ok := p.pending[token]
+	delete(p.pending, token)
+	return e.raw, ok
 }
 
 // swap rewrites a response frame whose result is a placeholder; any other

@@ -58,6 +58,7 @@ func Serve(ctx context.Context, opts Options, in io.Reader, out, errw io.Writer)
 	if err != nil {
 		return err
 	}
+	tuneGC()
 	if n, err := intercept.Prune(f.ic.OutDir(), intercept.PruneAge, time.Now()); err == nil && n > 0 {
 		f.logf("pruned %d saved file(s) older than 7 days from %s", n, f.ic.OutDir())
 	}
@@ -76,7 +77,7 @@ func Serve(ctx context.Context, opts Options, in io.Reader, out, errw io.Writer)
 	}()
 	session := newHostSession(f.out)
 	f.host.setSession(session)
-	hio := &hostIO{srv: srv, out: f.out, session: session, logf: f.logf, tools: f.toolNames(), expect: f.expect}
+	hio := &hostIO{srv: srv, out: f.out, session: session, logf: f.logf, tools: f.toolNames(), expect: f.expect, fast: f.fastHandler()}
 	err = hio.serve(ctx, in)
 	cancel()
 	<-relayDone
