@@ -58,7 +58,6 @@ func Serve(ctx context.Context, opts Options, in io.Reader, out, errw io.Writer)
 	if err != nil {
 		return err
 	}
-	tuneGC()
 	if n, err := intercept.Prune(f.ic.OutDir(), intercept.PruneAge, time.Now()); err == nil && n > 0 {
 		f.logf("pruned %d saved file(s) older than 7 days from %s", n, f.ic.OutDir())
 	}
