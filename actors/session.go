@@ -265,10 +265,12 @@ func reasonOf(err error) string {
 		return rt.Summary()
 	}
 	var closed *wire.ClosedError
-	if errors.As(err, &closed) {
+	if errors.As(err, &closed) && !errors.Is(err, syscall.EPIPE) {
 		return closed.Error()
 	}
-	if errors.Is(err, transport.ErrTransportClosed) {
+	// A broken pipe on the server's stdin is the server gone away, as EOF on
+	// its stdout is: the same words, whichever the client noticed first.
+	if errors.Is(err, transport.ErrTransportClosed) || errors.Is(err, syscall.EPIPE) {
 		return "Connection closed"
 	}
 	return err.Error()
