@@ -113,7 +113,6 @@ func (r Report) quick() string {
 	return "SUCCESS"
 }
 
-
 // reportJSON is validate --json's shape: 3.0's keys first (success,
 // status, protocolEra, protocolVersion, toolCount, checks), then what run-mcp
 // adds.
