@@ -105,7 +105,7 @@ npm:
 	node npm/build.mjs --version $(VERSION) --bins $(NPM_DIST)/bin --out $(NPM_DIST)
 
 docs:
-	$(GO) run ./scripts/gendocs dist/docs
+	$(GO) run ./internal/gendocs dist/docs
 
 goreleaser:
 	bash scripts/install-goreleaser.sh

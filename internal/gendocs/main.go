@@ -1,7 +1,7 @@
 // Command gendocs writes run-mcp's shell completions and man pages, generated
 // from the cobra command tree, for release archives:
 //
-//	go run ./scripts/gendocs [-version 0.4.0] [-date 2026-12-01T10:00:00Z] <dir>
+//	go run ./internal/gendocs [-version 0.4.0] [-date 2026-12-01T10:00:00Z] <dir>
 //
 // It writes <dir>/completions/run-mcp.{bash,zsh,fish} and <dir>/man/*.1 (one
 // page per command, run-mcp.1 first). GoReleaser runs it before building.
@@ -26,7 +26,7 @@ func main() {
 	date := flag.String("date", "", "the date the man pages carry, RFC 3339 (default: now); GoReleaser passes the commit date")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./scripts/gendocs [-version X.Y.Z] [-date RFC3339] <output dir>")
+		fmt.Fprintln(os.Stderr, "usage: go run ./internal/gendocs [-version X.Y.Z] [-date RFC3339] <output dir>")
 		os.Exit(64)
 	}
 	when := time.Now().UTC()
