@@ -3,9 +3,6 @@ package targets
 import (
 	"fmt"
 	"os"
-	"testing"
-
-	"go.uber.org/goleak"
 )
 
 // Build is one binary a test package builds before its tests: Pkg (a
@@ -16,10 +13,11 @@ type Build struct {
 	Pkg string
 }
 
-// Main is the TestMain of a black-box test package: it builds every binary
-// once, runs the tests under goleak, and removes the binaries afterwards. A
-// build that fails ends the run with its output.
-func Main(m *testing.M, prefix string, builds ...Build) {
+// BuildAll builds every binary once into a new temporary directory for a
+// black-box test package's TestMain, and returns the exit function for
+// goleak.Cleanup that removes them. A build that fails ends the run with
+// its output.
+func BuildAll(prefix string, builds ...Build) (cleanup func(code int)) {
 	dir, err := os.MkdirTemp("", prefix)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -32,8 +30,8 @@ func Main(m *testing.M, prefix string, builds ...Build) {
 			os.Exit(1)
 		}
 	}
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
+	return func(code int) {
 		_ = os.RemoveAll(dir)
 		os.Exit(code)
-	}))
+	}
 }

@@ -23,6 +23,8 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
+
 	"github.com/run-mcp/run-mcp/test/targets"
 )
 
@@ -30,7 +32,8 @@ import (
 var bin, spawner string
 
 func TestMain(m *testing.M) {
-	targets.Main(m, "run-mcp-containment-", targets.Build{Out: &bin, Pkg: "./cmd/run-mcp"}, targets.Build{Out: &spawner, Pkg: "./test/fixtures/spawner"})
+	cleanup := targets.BuildAll("run-mcp-containment-", targets.Build{Out: &bin, Pkg: "./cmd/run-mcp"}, targets.Build{Out: &spawner, Pkg: "./test/fixtures/spawner"})
+	goleak.VerifyTestMain(m, goleak.Cleanup(cleanup))
 }
 
 // patience bounds every wait: a deadline against hangs, not a timing.

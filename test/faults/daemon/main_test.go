@@ -24,13 +24,16 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
+
 	"github.com/run-mcp/run-mcp/test/targets"
 )
 
 var bin string
 
 func TestMain(m *testing.M) {
-	targets.Main(m, "run-mcp-faults-daemon-", targets.Build{Out: &bin, Pkg: "./cmd/run-mcp"})
+	cleanup := targets.BuildAll("run-mcp-faults-daemon-", targets.Build{Out: &bin, Pkg: "./cmd/run-mcp"})
+	goleak.VerifyTestMain(m, goleak.Cleanup(cleanup))
 }
 
 // patience bounds every run against hangs; nothing comes close to it.

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
+
 	"github.com/run-mcp/run-mcp/test/targets"
 )
 
@@ -20,7 +22,8 @@ import (
 var bin, stuck string
 
 func TestMain(m *testing.M) {
-	targets.Main(m, "run-mcp-deadline-", targets.Build{Out: &bin, Pkg: "./cmd/run-mcp"}, targets.Build{Out: &stuck, Pkg: "./test/fixtures/stuck"})
+	cleanup := targets.BuildAll("run-mcp-deadline-", targets.Build{Out: &bin, Pkg: "./cmd/run-mcp"}, targets.Build{Out: &stuck, Pkg: "./test/fixtures/stuck"})
+	goleak.VerifyTestMain(m, goleak.Cleanup(cleanup))
 }
 
 // patience bounds every run against a hang: the budgets set here are 1.5 s,
