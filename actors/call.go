@@ -108,9 +108,9 @@ func (c *Conn) call(ctx context.Context, req CallRequest) (*Outcome, error) {
 			// A wait for a connect in progress came out of the budget.
 			budget = max(budget-waited, time.Millisecond)
 		}
-		st.callSeq++
-		call = &callState{id: st.callSeq, method: methodOf(req.Kind), started: time.Now(), budget: budget, cancel: cancel,
-			token: "run-mcp-" + c.name + "-" + strconv.Itoa(st.callSeq)}
+		seq := int(c.callSeq.Add(1))
+		call = &callState{id: seq, method: methodOf(req.Kind), started: time.Now(), budget: budget, cancel: cancel,
+			token: "run-mcp-" + c.name + "-" + strconv.Itoa(seq)}
 		call.process = st.sess.proc != nil
 		st.calls[call.id] = call
 		if st.openRounds > 0 {

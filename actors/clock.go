@@ -30,12 +30,13 @@ func (c *Conn) openRound() time.Time {
 	c.post(func(st *connState) {
 		st.roundSeq++
 		st.openRounds++
+		now := time.Now()
 		if st.openRounds == 1 {
-			now := time.Now()
 			for _, call := range st.calls {
 				c.pause(call, now)
 			}
 		}
+		c.expressRoundOpened(now)
 	})
 	return time.Now()
 }
@@ -51,14 +52,15 @@ func (c *Conn) closeRound(opened time.Time, r Round) {
 		if st.openRounds > 0 {
 			st.openRounds--
 		}
+		rr := r
+		rr.MS = rr.Duration.Milliseconds()
 		for _, call := range st.calls {
-			rr := r
-			rr.MS = rr.Duration.Milliseconds()
 			call.rounds = append(call.rounds, rr)
 			if st.openRounds == 0 {
 				c.resume(call, now)
 			}
 		}
+		c.expressRoundClosed(now, rr)
 	})
 }
 

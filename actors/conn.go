@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/run-mcp/run-mcp/internal/snapshot"
+	"github.com/run-mcp/run-mcp/internal/toolcheck"
 	"github.com/run-mcp/run-mcp/wire"
 )
 
@@ -83,12 +84,33 @@ type Conn struct {
 	// tools caches the last tool list for argument checks without a round
 	// trip through the mailbox on every call (it is hot: every tool call).
 	tools atomic.Pointer[toolSet]
+	// fast holds the express calls in flight (express.go); callSeq numbers
+	// every call of the connection, express or not (its progress token).
+	fast    expressTable
+	callSeq atomic.Int64
 }
 
 // toolSet is one tools/list: typed for checks, raw for printing.
 type toolSet struct {
 	typed []mcp.Tool
 	raw   []json.RawMessage
+	// required indexes each tool's required arguments, built on first use
+	// (a call checks them; reading a schema per call was a decode per call).
+	indexOnce sync.Once
+	required  map[string][]string
+}
+
+// requiredOf returns the arguments tool name requires; ok is false when the
+// list has no such tool.
+func (s *toolSet) requiredOf(name string) (req []string, ok bool) {
+	s.indexOnce.Do(func() {
+		s.required = make(map[string][]string, len(s.typed))
+		for _, t := range s.typed {
+			s.required[t.Name] = toolcheck.Required(t)
+		}
+	})
+	req, ok = s.required[name]
+	return req, ok
 }
 
 // engine is what every Conn of a Registry shares.
@@ -114,7 +136,6 @@ type connState struct {
 	lastFailure *ConnectError
 	listing     snapshot.Listing
 	calls       map[int]*callState
-	callSeq     int
 	openRounds  int
 	roundSeq    int
 	lastUsed    time.Time
@@ -162,6 +183,9 @@ func (c *Conn) run(st *connState, op func(*connState)) {
 				for _, call := range st.calls {
 					call.cancel(&CallError{Reason: st.why})
 				}
+				why := st.why
+				c.fast.publish(st)
+				c.cancelAllExpress(func(*expressCall) error { return &CallError{Reason: why} })
 				go s.stop()
 			}
 		}
@@ -169,6 +193,7 @@ func (c *Conn) run(st *connState, op func(*connState)) {
 	c.noticeDeath(st)
 	op(st)
 	c.phase.Store(st.phase)
+	c.fast.publish(st)
 	if st.phase != PhaseConnecting && len(st.waiters) > 0 {
 		for _, w := range st.waiters {
 			close(w)

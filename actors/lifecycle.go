@@ -188,6 +188,8 @@ func (c *Conn) replace(ctx context.Context, override func(*Config), reconnect bo
 			call.cancel(&InterruptedError{After: time.Since(call.started)})
 		}
 		st.phase, st.why = PhaseConnecting, "it is connecting"
+		c.fast.publish(st)
+		c.cancelAllExpress(func(ec *expressCall) error { return &InterruptedError{After: time.Since(ec.clock.started)} })
 	})
 	if err != nil {
 		// Cancelled before the actor took it up: nothing changed, but a
@@ -258,6 +260,10 @@ func (c *Conn) disconnect(ctx context.Context, why string) (Disconnected, error)
 			call.cancel(&CallError{Code: CodeCancelled, Reason: "the connection was disconnected during the call"})
 		}
 		st.phase, st.why, st.sinceDown = PhaseDisconnected, why, time.Now()
+		c.fast.publish(st)
+		c.cancelAllExpress(func(*expressCall) error {
+			return &CallError{Code: CodeCancelled, Reason: "the connection was disconnected during the call"}
+		})
 	})
 	if err != nil {
 		return Disconnected{}, err
@@ -289,6 +295,8 @@ func (c *Conn) close() {
 			call.cancel(&CallError{Code: CodeCancelled, Reason: "run-mcp is shutting down"})
 		}
 		st.phase, st.why = PhaseDisconnected, "run-mcp shut it down"
+		c.fast.publish(st)
+		c.cancelAllExpress(func(*expressCall) error { return &CallError{Code: CodeCancelled, Reason: "run-mcp is shutting down"} })
 	})
 	if s != nil {
 		s.stop()

@@ -123,6 +123,15 @@ func (l *noteLog) settle(token string, max time.Duration) {
 	}
 }
 
+// progressPending says whether the last progress of token's call promised
+// more (settle would wait).
+func (l *noteLog) progressPending(token string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	track := l.progress[token]
+	return track != nil && len(track.events) > 0 && incomplete(track.events[len(track.events)-1])
+}
+
 func incomplete(ev ProgressEvent) bool { return ev.Total > 0 && ev.Progress < ev.Total }
 
 // untrack stops attributing and returns what arrived for token.

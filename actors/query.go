@@ -48,8 +48,8 @@ func (c *Conn) Status(ctx context.Context) (Status, error) {
 				c.markDead(st, sess)
 			}
 		}
-		s := Status{Name: c.name, Phase: st.phase, Why: st.why, InFlight: len(st.calls), OpenRounds: st.openRounds,
-			LastUsed: st.lastUsed, LastFailure: st.lastFailure, Config: st.cfg, Connects: st.connects}
+		s := Status{Name: c.name, Phase: st.phase, Why: st.why, InFlight: len(st.calls) + c.fast.inFlight(), OpenRounds: st.openRounds,
+			LastUsed: c.fast.lastUsed(st.lastUsed), LastFailure: st.lastFailure, Config: st.cfg, Connects: st.connects}
 		if sess := st.sess; sess != nil {
 			info := sess.info(c.name)
 			s.Info = &info

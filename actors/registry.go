@@ -251,6 +251,24 @@ func (r *Registry) expect(name string) (done func()) {
 	}
 }
 
+// ResolveNow is Resolve for a call that must not wait: ok is false when a
+// connect of that name (or a reconnect of any) is announced and not yet
+// finished, or when Resolve fails; the caller then takes the path that waits
+// and reports.
+func (r *Registry) ResolveNow(name string) (c *Conn, ok bool) {
+	r.mu.Lock()
+	pending := len(r.expected) > 0
+	if name != "" {
+		pending = r.expected[name] > 0 || r.expected[anyName] > 0
+	}
+	r.mu.Unlock()
+	if pending {
+		return nil, false
+	}
+	c, err := r.Resolve(name, true)
+	return c, err == nil
+}
+
 // ResolveWait is Resolve after any announced connect of that name (of any
 // name, when none is given) has finished, within ctx.
 func (r *Registry) ResolveWait(ctx context.Context, name string, needLive bool) (*Conn, error) {

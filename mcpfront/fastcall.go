@@ -55,14 +55,66 @@ func (fr *hostFrame) fastCall() (hostCall, bool) {
 			hc.token = v
 		}
 	}
-	if a := p.Arguments; len(a) > 0 && string(a) != "null" {
+	return hc, true
+}
+
+// decodeArgs reads the call's arguments into hc, numbers as written; false
+// when they are not an object (mcp-go's dispatch then reports it).
+func (fr *hostFrame) decodeArgs(hc *hostCall) bool {
+	if a := fr.Params.Arguments; len(a) > 0 && string(a) != "null" {
 		dec := json.NewDecoder(bytes.NewReader(a))
 		dec.UseNumber()
 		if dec.Decode(&hc.args) != nil {
-			return hostCall{}, false
+			return false
 		}
 	}
-	return hc, true
+	return true
+}
+
+// tryExpress starts fr on the express path; false leaves it to the caller.
+func (h *hostIO) tryExpress(fr *hostFrame, token json.RawMessage) bool {
+	if !h.start() {
+		return true // serve is winding down: no request starts
+	}
+	id, key := fr.ID, string(fr.ID)
+	var cn *canceler
+	finish := func(res *mcp.CallToolResult, raw json.RawMessage) {
+		defer h.wg.Done()
+		h.untrack(key, cn)
+		h.answer(id, res, raw)
+	}
+	// Filed before the call starts, since its answer may come before
+	// express returns; the host's cancel is read by this goroutine only
+	// after that.
+	cn = h.track(key, func() {})
+	cancel, ok := h.express(fr.Params.Arguments, token, finish)
+	if !ok {
+		h.untrack(key, cn)
+		h.wg.Done()
+		return false
+	}
+	h.mu.Lock()
+	cn.cancel = cancel
+	h.mu.Unlock()
+	return true
+}
+
+// answer writes the response to the host: the target's bytes when raw is
+// set, else res.
+func (h *hostIO) answer(id json.RawMessage, res *mcp.CallToolResult, raw json.RawMessage) {
+	if raw == nil {
+		h.write(mcp.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(id), Result: res})
+		return
+	}
+	frame := make([]byte, 0, len(raw)+len(id)+40)
+	frame = append(frame, `{"jsonrpc":"2.0","id":`...)
+	frame = append(frame, id...)
+	frame = append(frame, `,"result":`...)
+	frame = append(frame, raw...)
+	frame = append(frame, "}\n"...)
+	if _, err := h.out.writeFrame(frame, len(frame)); err != nil {
+		h.logf("write to the host: %v", err)
+	}
 }
 
 // serveFast runs one call_mcp_primitive through its handler and answers it.
@@ -72,19 +124,8 @@ func (h *hostIO) serveFast(ctx context.Context, id json.RawMessage, hc hostCall)
 		// wrap turns every error into a result; this is only a guard.
 		res = errResult(err)
 	}
-	if raw, ok := h.out.pass.take(res); ok {
-		frame := make([]byte, 0, len(raw)+len(id)+40)
-		frame = append(frame, `{"jsonrpc":"2.0","id":`...)
-		frame = append(frame, id...)
-		frame = append(frame, `,"result":`...)
-		frame = append(frame, raw...)
-		frame = append(frame, "}\n"...)
-		if _, err := h.out.writeFrame(frame, len(frame)); err != nil {
-			h.logf("write to the host: %v", err)
-		}
-		return
-	}
-	h.write(mcp.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(id), Result: res})
+	raw, _ := h.out.pass.take(res)
+	h.answer(id, res, raw)
 }
 
 // fastHandler is the handler of call_mcp_primitive as registered.

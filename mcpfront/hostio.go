@@ -48,7 +48,7 @@ type hostIO struct {
 	// inflight cancels each request in flight by its raw id. It is filled
 	// in reading order, so a notifications/cancelled read after its request
 	// always reaches it, even before mcp-go's handler has registered it.
-	inflight map[string]context.CancelFunc
+	inflight map[string]*canceler
 	// fast is call_mcp_primitive's handler, called without mcp-go's
 	// dispatch for a plain call (fastcall.go); nil turns the fast path off.
 	fast server.ToolHandlerFunc
@@ -56,6 +56,9 @@ type hostIO struct {
 	// connection past the ones it runs at once (connqueue.go).
 	pool   *workers
 	queues connQueues
+	// express starts a call_mcp_primitive on the express path
+	// (express.go); nil turns it off.
+	express func(args, token json.RawMessage, finish expressFinish) (cancel func(), ok bool)
 }
 
 // maxHostMessage bounds one message from the host, as the target side does.
@@ -199,6 +202,10 @@ func (h *hostIO) request(ctx context.Context, fr *hostFrame, msg []byte) {
 	if fr.Method == string(mcp.MethodToolsCall) {
 		if h.fast != nil && h.session.Initialized() {
 			hc, fast = fr.fastCall()
+			if fast && h.express != nil && h.tryExpress(fr, hc.token) {
+				return
+			}
+			fast = fast && fr.decodeArgs(&hc)
 		}
 		tool, conn, ok := fr.Params.Name, "", true
 		if !fast {
@@ -222,19 +229,12 @@ func (h *hostIO) request(ctx context.Context, fr *hostFrame, msg []byte) {
 	rctx, cancel := context.WithCancel(ctx)
 	key := string(fr.ID)
 	id := fr.ID
-	h.mu.Lock()
-	if h.inflight == nil {
-		h.inflight = map[string]context.CancelFunc{}
-	}
-	h.inflight[key] = cancel
-	h.mu.Unlock()
+	cn := h.track(key, cancel)
 	job := func() {
 		defer h.wg.Done()
 		defer done()
 		defer func() {
-			h.mu.Lock()
-			delete(h.inflight, key)
-			h.mu.Unlock()
+			h.untrack(key, cn)
 			cancel()
 		}()
 		if fast {
@@ -264,11 +264,35 @@ func (h *hostIO) cancelInflight(msg []byte) {
 		return
 	}
 	h.mu.Lock()
-	cancel := h.inflight[string(n.Params.RequestID)]
+	cn := h.inflight[string(n.Params.RequestID)]
 	h.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	if cn != nil {
+		cn.cancel()
 	}
+}
+
+// canceler cancels one request in flight.
+type canceler struct{ cancel func() }
+
+// track files a request's cancel under its raw id; untrack removes it when
+// it is still the one filed (a later request may reuse the id).
+func (h *hostIO) track(key string, cancel func()) *canceler {
+	cn := &canceler{cancel: cancel}
+	h.mu.Lock()
+	if h.inflight == nil {
+		h.inflight = map[string]*canceler{}
+	}
+	h.inflight[key] = cn
+	h.mu.Unlock()
+	return cn
+}
+
+func (h *hostIO) untrack(key string, cn *canceler) {
+	h.mu.Lock()
+	if h.inflight[key] == cn {
+		delete(h.inflight, key)
+	}
+	h.mu.Unlock()
 }
 
 // parseToolCall reads what routing needs of a tools/call: the tool, and the

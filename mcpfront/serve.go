@@ -76,7 +76,7 @@ func Serve(ctx context.Context, opts Options, in io.Reader, out, errw io.Writer)
 	}()
 	session := newHostSession(f.out)
 	f.host.setSession(session)
-	hio := &hostIO{srv: srv, out: f.out, session: session, logf: f.logf, tools: f.toolNames(), expect: f.expect, fast: f.fastHandler()}
+	hio := &hostIO{srv: srv, out: f.out, session: session, logf: f.logf, tools: f.toolNames(), expect: f.expect, fast: f.fastHandler(), express: f.express}
 	err = hio.serve(ctx, in)
 	cancel()
 	<-relayDone

@@ -44,10 +44,18 @@ type Transport struct {
 	writer   io.WriteCloser
 	evidence *Evidence
 
-	writeMu sync.Mutex
+	// writing is the write lock, a channel so a writer can give up waiting
+	// for it (a write blocked on a target that stopped reading holds it until
+	// its deadline).
+	writing chan struct{}
+	// queue holds the frames SendAsync could not write at once, in order;
+	// draining says a goroutine is writing them (async.go).
+	queueMu  sync.Mutex
+	queue    []queued
+	draining bool
 
 	pendingMu sync.Mutex
-	pending   map[string]chan *transport.JSONRPCResponse
+	pending   map[string]waiter
 	cancelled map[string]bool
 
 	handlerMu  sync.RWMutex
@@ -69,8 +77,8 @@ var _ transport.BidirectionalInterface = (*Transport)(nil)
 // stdout) and writes to w (its stdin). Noise and transport errors go to ev.
 func NewTransport(r io.Reader, w io.WriteCloser, ev *Evidence) *Transport {
 	return &Transport{reader: r, writer: w, evidence: ev,
-		pending: map[string]chan *transport.JSONRPCResponse{}, cancelled: map[string]bool{},
-		done: make(chan struct{}), requestCtx: context.Background()}
+		pending: map[string]waiter{}, cancelled: map[string]bool{},
+		done: make(chan struct{}), requestCtx: context.Background(), writing: make(chan struct{}, 1)}
 }
 
 // Start begins reading. ctx is handed to handlers of requests from the
@@ -137,10 +145,14 @@ func (t *Transport) readLoop() {
 
 func (t *Transport) failPending() {
 	t.pendingMu.Lock()
-	defer t.pendingMu.Unlock()
-	for id, ch := range t.pending {
-		close(ch)
+	waiters := make([]waiter, 0, len(t.pending))
+	for id, w := range t.pending {
 		delete(t.pending, id)
+		waiters = append(waiters, w)
+	}
+	t.pendingMu.Unlock()
+	for _, w := range waiters { // outside the lock: a function may send
+		w.fail(t.doneErr)
 	}
 }
 
@@ -293,7 +305,7 @@ func (t *Transport) respond(resp transport.JSONRPCResponse) {
 func (t *Transport) response(env envelope, now time.Time) {
 	key := env.ID.String()
 	t.pendingMu.Lock()
-	ch, ok := t.pending[key]
+	w, ok := t.pending[key]
 	delete(t.pending, key)
 	wasCancelled := t.cancelled[key]
 	delete(t.cancelled, key)
@@ -305,8 +317,8 @@ func (t *Transport) response(env envelope, now time.Time) {
 		}
 		return
 	}
-	ch <- &transport.JSONRPCResponse{JSONRPC: env.JSONRPC, ID: *env.ID,
-		Result: json.RawMessage(env.Result), Error: env.Error}
+	w.answer(&transport.JSONRPCResponse{JSONRPC: env.JSONRPC, ID: *env.ID,
+		Result: json.RawMessage(env.Result), Error: env.Error})
 }
 
 // isChangeNotification names the notifications the 2026-07-28 era sends
@@ -334,7 +346,7 @@ func (t *Transport) SendRequest(ctx context.Context, req transport.JSONRPCReques
 	key := req.ID.String()
 	ch := make(chan *transport.JSONRPCResponse, 1)
 	t.pendingMu.Lock()
-	t.pending[key] = ch
+	t.pending[key] = waiter{ch: ch}
 	t.pendingMu.Unlock()
 	select {
 	case <-t.done:
@@ -389,13 +401,20 @@ type deadliner interface{ SetWriteDeadline(time.Time) error }
 // deadline so a target that stopped reading cannot wedge the channel.
 func (t *Transport) write(ctx context.Context, msg []byte) error {
 	msg = append(msg, '\n')
-	t.writeMu.Lock()
-	defer t.writeMu.Unlock()
+	deadline := time.Now().Add(defaultWriteTimeout)
+	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
+		deadline = dl
+	}
+	if err := t.lockWrite(ctx, deadline, len(msg)); err != nil {
+		return err
+	}
+	defer t.unlockWrite()
+	return t.writeLocked(msg, deadline)
+}
+
+// writeLocked writes msg under the write lock, by deadline.
+func (t *Transport) writeLocked(msg []byte, deadline time.Time) error {
 	if d, ok := t.writer.(deadliner); ok {
-		deadline := time.Now().Add(defaultWriteTimeout)
-		if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
-			deadline = dl
-		}
 		_ = d.SetWriteDeadline(deadline)
 	}
 	_, err := t.writer.Write(msg)
@@ -407,6 +426,28 @@ func (t *Transport) write(ctx context.Context, msg []byte) error {
 	}
 	return nil
 }
+
+// lockWrite takes the write lock, giving up at deadline or when ctx ends:
+// another write holding it is blocked on a target not reading its stdin.
+func (t *Transport) lockWrite(ctx context.Context, deadline time.Time, size int) error {
+	select {
+	case t.writing <- struct{}{}:
+		return nil
+	default:
+	}
+	wait := time.NewTimer(time.Until(deadline))
+	defer wait.Stop()
+	select {
+	case t.writing <- struct{}{}:
+		return nil
+	case <-wait.C:
+	case <-ctx.Done():
+	}
+	return fmt.Errorf("the server is not reading its stdin: a write of %d bytes waited for an earlier one that has not completed: %w",
+		size, os.ErrDeadlineExceeded)
+}
+
+func (t *Transport) unlockWrite() { <-t.writing }
 
 // SetNotificationHandler sets the one notification handler. It runs on the
 // read loop, so it must not block.
@@ -425,9 +466,11 @@ func (t *Transport) SetRequestHandler(h transport.RequestHandler) {
 
 // Close closes the target's stdin. The read loop ends when the target's
 // stdout does, which the Process owner brings about by stopping it.
+//
+// It does not take the write lock: a write blocked on a target that stopped
+// reading would hold it until its deadline, and closing the pipe is what
+// ends that write (with an error) at once.
 func (t *Transport) Close() error {
-	t.writeMu.Lock()
-	defer t.writeMu.Unlock()
 	err := t.writer.Close()
 	if errors.Is(err, os.ErrClosed) {
 		return nil

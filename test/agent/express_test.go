@@ -1,0 +1,57 @@
+package agent
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/run-mcp/run-mcp/test/targets"
+)
+
+// A target that stops reading its stdin stalls nothing else: a call whose
+// request does not fit in the pipe waits within its own budget and then
+// fails with the timeout, while calls on another connection and requests
+// about this one are answered meanwhile.
+func TestTargetThatStopsReadingStallsNothingElse(t *testing.T) {
+	t.Parallel()
+	stuck, err := targets.BuildBinary(t.TempDir(), "./test/fixtures/stuck")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := startRaw(t)
+	h.send(t,
+		toolCall("deaf", "connect_to_mcp", map[string]any{"command": stuck, "args": []any{"--stop-reading", "tools/call"}, "name": "deaf"}),
+		toolCall("demo", "connect_to_mcp", map[string]any{"command": bin, "args": demoArgs(), "name": "demo"}))
+	for _, id := range []string{"deaf", "demo"} {
+		if text, isErr := resultText(t, h.await(t, id)); isErr {
+			t.Fatalf("connect %s: %s", id, text)
+		}
+	}
+	// The first call makes the target stop reading; the second does not
+	// fit in the pipe behind it.
+	big := strings.Repeat("x", 512<<10)
+	h.send(t,
+		toolCall("deafening", "call_mcp_primitive", map[string]any{"type": "tool", "name": "echo", "arguments": map[string]any{"message": "hi"},
+			"connection": "deaf", "timeout_ms": 1500}),
+		toolCall("stalled", "call_mcp_primitive", map[string]any{"type": "tool", "name": "echo", "arguments": map[string]any{"message": big},
+			"connection": "deaf", "timeout_ms": 1500}),
+		toolCall("other", "call_mcp_primitive", map[string]any{"type": "tool", "name": "echo", "arguments": map[string]any{"message": "still here"},
+			"connection": "demo"}),
+		toolCall("status", "mcp_server_status", map[string]any{"connection": "deaf"}))
+	if text, isErr := resultText(t, h.await(t, "other")); isErr || text != "echo: still here" {
+		t.Errorf("call on the other connection: got %q (error %v), want \"echo: still here\"", text, isErr)
+	}
+	if text, isErr := resultText(t, h.await(t, "status")); isErr || !strings.Contains(text, "deaf") {
+		t.Errorf("status of the deaf connection: got %q (error %v)", text, isErr)
+	}
+	for _, id := range []string{"deafening", "stalled"} {
+		text, isErr := resultText(t, h.await(t, id))
+		if !isErr || !strings.Contains(text, "The call timed out after 1.5s of server time") {
+			t.Errorf("call %s: got %q (error %v), want the timeout", id, text, isErr)
+		}
+	}
+	// The connection is still there for what comes next.
+	h.send(t, toolCall("again", "mcp_server_status", map[string]any{"connection": "deaf"}))
+	if text, isErr := resultText(t, h.await(t, "again")); isErr {
+		t.Errorf("status after the timeout: %s", text)
+	}
+}

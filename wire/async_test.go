@@ -1,0 +1,154 @@
+package wire
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// osPipeServer is the far end of a Transport over real pipes, so SendAsync
+// meets a pipe that fills as a target's stdin does.
+type osPipeServer struct {
+	tr     *Transport
+	stdinR *os.File // what the transport writes: the test reads it, or not
+	stdout *os.File // what the test writes as the server's stdout
+}
+
+func newOSPipeServer(t *testing.T) *osPipeServer {
+	t.Helper()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &osPipeServer{tr: NewTransport(outR, inW, &Evidence{}), stdinR: inR, stdout: outW}
+	if err := s.tr.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = outW.Close()
+		_ = inR.Close()
+		_ = s.tr.Close()
+		done := make(chan struct{})
+		go func() { s.tr.Wait(); close(done) }()
+		waitClosed(t, "the transport's read loop to end", done)
+		_ = outR.Close()
+	})
+	return s
+}
+
+type answerOf struct {
+	key string
+	err error
+	res string
+}
+
+func request(id string, pad int) []byte {
+	return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%q,"method":"tools/call","params":{"pad":%q}}`, id, strings.Repeat("x", pad)))
+}
+
+// SendAsync never waits for a target that is not reading: frames the pipe
+// cannot take queue up, and once the target reads again they arrive whole
+// and in the order they were sent, and each response reaches its function.
+func TestSendAsyncQueuesBehindAFullPipe(t *testing.T) {
+	s := newOSPipeServer(t)
+	const n = 40
+	answers := make(chan answerOf, n)
+	sent := make(chan error, 1)
+	go func() { // 40 × 64 KiB: many times what a pipe holds
+		for i := range n {
+			id := fmt.Sprintf("r%d", i)
+			key := mcp.NewRequestId(id).String()
+			if err := s.tr.SendAsync(key, request(id, 64<<10), func(resp *transport.JSONRPCResponse, err error) {
+				a := answerOf{key: key, err: err}
+				if resp != nil {
+					a.res = string(resp.Result)
+				}
+				answers <- a
+			}); err != nil {
+				sent <- err
+				return
+			}
+		}
+		sent <- nil
+	}()
+	select {
+	case err := <-sent:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("SendAsync waited for a target that does not read its stdin")
+	}
+	// The target reads again: every frame, whole and in order.
+	br := bufio.NewReaderSize(s.stdinR, 1<<20)
+	for i := range n {
+		line, err := br.ReadBytes('\n')
+		if err != nil {
+			t.Fatalf("frame %d: %v", i, err)
+		}
+		var req struct {
+			ID     string `json:"id"`
+			Params struct {
+				Pad string `json:"pad"`
+			} `json:"params"`
+		}
+		if err := json.Unmarshal(line, &req); err != nil {
+			t.Fatalf("frame %d is not whole JSON: %v", i, err)
+		}
+		if want := fmt.Sprintf("r%d", i); req.ID != want || len(req.Params.Pad) != 64<<10 {
+			t.Fatalf("frame %d: id %q with %d bytes of padding, want %q with %d", i, req.ID, len(req.Params.Pad), want, 64<<10)
+		}
+		fmt.Fprintf(s.stdout, `{"jsonrpc":"2.0","id":%q,"result":{"n":%d}}`+"\n", req.ID, i)
+	}
+	for range n {
+		a := <-answers
+		if a.err != nil {
+			t.Fatalf("%s: %v", a.key, a.err)
+		}
+		var i int
+		fmt.Sscanf(a.key, "string:r%d", &i)
+		if want := fmt.Sprintf(`{"n":%d}`, i); a.res != want {
+			t.Errorf("%s answered %s, want %s", a.key, a.res, want)
+		}
+	}
+}
+
+// A frame that can no longer be sent (the target closed its stdin while it
+// was queued) is reported to its function, not lost.
+func TestSendAsyncReportsAFrameThatCannotBeSent(t *testing.T) {
+	s := newOSPipeServer(t)
+	const n = 8
+	answers := make(chan error, n)
+	for i := range n {
+		id := fmt.Sprintf("q%d", i)
+		if err := s.tr.SendAsync(mcp.NewRequestId(id).String(), request(id, 64<<10), func(_ *transport.JSONRPCResponse, err error) {
+			answers <- err
+		}); err != nil {
+			answers <- err // refused at once: reported just the same
+		}
+	}
+	_ = s.stdinR.Close() // the target goes away without reading
+	_ = s.stdout.Close()
+	for range n {
+		select {
+		case err := <-answers:
+			if err == nil {
+				t.Fatal("a request the target never read was answered without an error")
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("a queued request was never told it could not be sent")
+		}
+	}
+}
