@@ -156,12 +156,22 @@ func (c caller) echo(connection string) error {
 // target, and run-mcp's agent server connected to the same target.
 type agentEnv struct {
 	runMCP string
+	relay  string // test/bench/relay
 	target []string
 	env    []string
 }
 
 func (a agentEnv) direct() (caller, error) {
 	r, err := startRPC(a.env, a.target...)
+	if err != nil {
+		return caller{}, err
+	}
+	return caller{r: r}, r.initialize()
+}
+
+// relayed is a direct connection with test/bench/relay in between.
+func (a agentEnv) relayed() (caller, error) {
+	r, err := startRPC(a.env, append([]string{a.relay}, a.target...)...)
 	if err != nil {
 		return caller{}, err
 	}

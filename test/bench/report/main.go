@@ -38,7 +38,7 @@ type config struct {
 
 // bins are the programs measured and the floors, built once.
 type bins struct {
-	runMCP, bare, hello, pipe, big, target, rusage string
+	runMCP, bare, hello, pipe, big, target, rusage, relay string
 }
 
 func main() {
@@ -140,7 +140,8 @@ func build(dir, runMCP string) (bins, error) {
 		dst *string
 		pkg string
 	}{{&b.bare, "./test/bench/bareclient"}, {&b.hello, "./test/bench/hello"}, {&b.pipe, "./test/bench/pipereader"},
-		{&b.big, "./test/bench/bigclient"}, {&b.target, "./test/fixtures/benchtarget"}, {&b.rusage, "./test/bench/rusage"}} {
+		{&b.big, "./test/bench/bigclient"}, {&b.target, "./test/fixtures/benchtarget"}, {&b.rusage, "./test/bench/rusage"},
+		{&b.relay, "./test/bench/relay"}} {
 		p, err := targets.BuildBinary(dir, x.pkg)
 		if err != nil {
 			return b, err

@@ -27,7 +27,7 @@ const (
 
 func measures(cfg config, b bins, env []string, tmp string) []measure {
 	demo := []string{b.runMCP, "demo-server"}
-	a := agentEnv{runMCP: b.runMCP, target: demo, env: env}
+	a := agentEnv{runMCP: b.runMCP, relay: b.relay, target: demo, env: env}
 	cmd := func(argv ...string) func() (run, error) { return func() (run, error) { return runCmd(env, argv...) } }
 	// Rows with CPU and memory figures go through the rusage wrapper.
 	mcmd := func(argv ...string) func() (run, error) {
@@ -83,9 +83,14 @@ func agentLatency(cfg config, a agentEnv) ([]row, error) {
 		return nil, err
 	}
 	defer t.r.close()
-	var direct, through []time.Duration
+	rl, err := a.relayed()
+	if err != nil {
+		return nil, err
+	}
+	defer rl.r.close()
+	var direct, through, relayed []time.Duration
 	block := max(cfg.seqCalls/cfg.rounds, 1)
-	for _, c := range []caller{d, t} { // warm both up
+	for _, c := range []caller{d, t, rl} { // warm them up
 		if _, err := sequential(c, 100); err != nil {
 			return nil, err
 		}
@@ -99,12 +104,17 @@ func agentLatency(cfg config, a agentEnv) ([]row, error) {
 		if err != nil {
 			return nil, err
 		}
-		direct, through = append(direct, x...), append(through, y...)
+		z, err := sequential(rl, block)
+		if err != nil {
+			return nil, err
+		}
+		direct, through, relayed = append(direct, x...), append(through, y...), append(relayed, z...)
 	}
-	fd, ft := median(direct), median(through)
+	fd, ft, fr := median(direct), median(through), median(relayed)
 	ratio := float64(ft) / float64(fd)
 	return []row{{measure: fmt.Sprintf("added latency per `call_mcp_primitive` (sequential, n = %d)", len(through)),
-		floor: fmt.Sprintf("direct `tools/call`: %.3f ms", ms(fd)), subject: fmt.Sprintf("%.3f ms: %.2f× (+%.3f ms)", ms(ft), ratio, ms(ft-fd)),
+		floor: fmt.Sprintf("direct `tools/call`: %.3f ms (a bare line relay in between, test/bench/relay: %.3f ms, %.2f×)", ms(fd), ms(fr), float64(fr)/float64(fd)),
+		subject: fmt.Sprintf("%.3f ms: %.2f× (+%.3f ms)", ms(ft), ratio, ms(ft-fd)),
 		goal: "≤ 1.5×", met: yes(ratio <= 1.5)}}, nil
 }
 
@@ -119,7 +129,12 @@ func agentThroughput(cfg config, a agentEnv) ([]row, error) {
 		return nil, err
 	}
 	defer t.r.close()
-	var fd, ft []float64
+	rl, err := a.relayed()
+	if err != nil {
+		return nil, err
+	}
+	defer rl.r.close()
+	var fd, ft, fr []float64
 	for range max(cfg.rounds/2, 1) {
 		x, err := inFlight(d, cfg.flightCalls, 128)
 		if err != nil {
@@ -129,10 +144,14 @@ func agentThroughput(cfg config, a agentEnv) ([]row, error) {
 		if err != nil {
 			return nil, err
 		}
-		fd, ft = append(fd, x), append(ft, y)
+		z, err := inFlight(rl, cfg.flightCalls, 128)
+		if err != nil {
+			return nil, err
+		}
+		fd, ft, fr = append(fd, x), append(ft, y), append(fr, z)
 	}
-	md, mt := median(fd), median(ft)
-	return []row{{measure: "throughput, 128 calls in flight", floor: fmt.Sprintf("direct connection: %.0f calls/s", md),
+	md, mt, mr := median(fd), median(ft), median(fr)
+	return []row{{measure: "throughput, 128 calls in flight", floor: fmt.Sprintf("direct connection: %.0f calls/s (bare relay: %.0f, %.2f×)", md, mr, mr/md),
 		subject: fmt.Sprintf("%.0f calls/s: %.2f×", mt, mt/md), goal: "≥ 0.5×", met: yes(mt/md >= 0.5)}}, nil
 }
 
