@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -55,80 +56,103 @@ func ParseToolResult(raw json.RawMessage) (*mcp.CallToolResult, error) {
 }
 
 // scanToolResult is the one-pass decode; ok is false where it would not
-// give exactly what encoding/json gives.
+// give exactly what encoding/json gives. Each text is read once by the
+// walk's own scan and once as it is unquoted; nothing else reads it.
 func scanToolResult(raw []byte) (toolResult, bool) {
 	var r toolResult
-	ok := jsonscan.Object(raw, func(key string, val []byte) bool {
-		switch key {
-		case "content":
-			return scanContent(&r, val)
-		case "structuredContent": // aliased, as encoding/json's copy would hold it
-			r.StructuredContent = append(json.RawMessage(nil), val...)
-			return true
-		case "_meta":
-			return json.Unmarshal(val, &r.Meta) == nil
-		case "resultType":
-			return json.Unmarshal(val, &r.ResultType) == nil
-		case "isError":
-			return json.Unmarshal(val, &r.IsError) == nil
-		case "inputRequests":
-			return json.Unmarshal(val, &r.InputRequests) == nil
-		case "requestState":
-			return json.Unmarshal(val, &r.RequestState) == nil
-		}
-		return !foldsTo(key, "content", "structuredContent", "_meta", "resultType", "isError", "inputRequests", "requestState")
+	ok := jsonscan.Whole(raw, func(i int) (int, bool) {
+		return jsonscan.ObjectAt(raw, i, func(key string, i int) (int, bool) {
+			switch key {
+			case "content":
+				return scanContent(&r, raw, i)
+			case "structuredContent": // a copy, as encoding/json's would be
+				end, ok := jsonscan.Skip(raw, i)
+				if ok {
+					r.StructuredContent = append(json.RawMessage(nil), raw[i:end]...)
+				}
+				return end, ok
+			case "_meta":
+				return decodeAt(raw, i, &r.Meta)
+			case "resultType":
+				return decodeAt(raw, i, &r.ResultType)
+			case "isError":
+				return decodeAt(raw, i, &r.IsError)
+			case "inputRequests":
+				return decodeAt(raw, i, &r.InputRequests)
+			case "requestState":
+				return decodeAt(raw, i, &r.RequestState)
+			}
+			if foldsTo(key, "content", "structuredContent", "_meta", "resultType", "isError", "inputRequests", "requestState") {
+				return 0, false
+			}
+			return jsonscan.Skip(raw, i)
+		})
 	})
 	return r, ok
 }
 
-func scanContent(r *toolResult, val []byte) bool {
-	if string(val) == "null" {
+func scanContent(r *toolResult, raw []byte, i int) (int, bool) {
+	if bytes.HasPrefix(raw[i:], []byte("null")) {
 		r.Content = nil
-		return true
+		return jsonscan.Skip(raw, i)
 	}
 	items := []contentItem{}
-	ok := jsonscan.Array(val, func(item []byte) bool {
+	end, ok := jsonscan.ArrayAt(raw, i, func(i int) (int, bool) {
 		var c contentItem
-		if text, ok := scanText(item); ok {
-			c.content = text
-		} else if c.UnmarshalJSON(item) != nil {
-			return false
+		end, ok := scanText(raw, i, &c)
+		if !ok { // not plain text: decoded as before
+			if end, ok = jsonscan.Skip(raw, i); !ok || c.UnmarshalJSON(raw[i:end]) != nil {
+				return 0, false
+			}
 		}
 		items = append(items, c)
-		return true
+		return end, true
 	})
 	r.Content = items
-	return ok
+	return end, ok
 }
 
-// scanText decodes a plain text item, its text unquoted in one pass; ok is
-// false for anything else, which contentItem then decodes.
-func scanText(item []byte) (mcp.TextContent, bool) {
+// scanText decodes the plain text item at raw[i:] into c, its text
+// unquoted in one pass; ok is false for anything else, which contentItem
+// then decodes.
+func scanText(raw []byte, i int, c *contentItem) (int, bool) {
 	var (
 		text             mcp.TextContent
 		isText, haveText bool
 	)
-	ok := jsonscan.Object(item, func(key string, val []byte) bool {
+	end, ok := jsonscan.ObjectAt(raw, i, func(key string, i int) (int, bool) {
 		switch key {
 		case "type":
-			isText = string(val) == `"text"`
-			return isText
+			end, ok := jsonscan.Skip(raw, i)
+			isText = ok && string(raw[i:end]) == `"text"`
+			return end, isText
 		case "text":
-			s, ok := jsonscan.Unquote(val)
+			s, end, ok := jsonscan.UnquoteAt(raw, i)
 			text.Text, haveText = s, ok
-			return ok
+			return end, ok
 		case "annotations":
-			return json.Unmarshal(val, &text.Annotations) == nil
+			return decodeAt(raw, i, &text.Annotations)
 		case "_meta":
-			return json.Unmarshal(val, &text.Meta) == nil
+			return decodeAt(raw, i, &text.Meta)
 		}
-		return !foldsTo(key, "type", "text", "annotations", "_meta", "data")
+		if foldsTo(key, "type", "text", "annotations", "_meta", "data") {
+			return 0, false
+		}
+		return jsonscan.Skip(raw, i)
 	})
 	if !ok || !isText || !haveText {
-		return mcp.TextContent{}, false
+		return 0, false
 	}
 	text.Type = "text"
-	return text, true
+	c.content = text
+	return end, true
+}
+
+// decodeAt decodes the JSON value at raw[i:] into v with encoding/json and
+// returns the index just past it.
+func decodeAt(raw []byte, i int, v any) (int, bool) {
+	end, ok := jsonscan.Skip(raw, i)
+	return end, ok && json.Unmarshal(raw[i:end], v) == nil
 }
 
 // contentItem decodes one content item, plain text directly.

@@ -24,9 +24,30 @@ var plainSpecial = func() (t [256]bool) {
 // the other half becomes U+FFFD, and so does each byte that is not part of
 // valid UTF-8. ok is false if b is not a valid JSON string.
 func Unquote(b []byte) (s string, ok bool) {
-	if len(b) < 2 || b[0] != '"' {
-		return "", false
+	s, end, ok := UnquoteAt(b, 0)
+	return s, ok && end == len(b)
+}
+
+// UnquoteAt is Unquote for the string starting at b[i]; it also returns
+// the index just past the string. The string is found first (a fast scan)
+// so that its bytes are allocated once, at the size the input bounds.
+func UnquoteAt(b []byte, i int) (s string, end int, ok bool) {
+	if i >= len(b) || b[i] != '"' {
+		return "", 0, false
 	}
+	end, _, ok = skipString(b, i)
+	if !ok {
+		return "", 0, false
+	}
+	s, ok = unquote(b[i:end])
+	return s, end, ok
+}
+
+// copyStep is the most copied at once.
+const copyStep = 256 << 10
+
+// unquote decodes b, a whole JSON string that skipString accepted.
+func unquote(b []byte) (string, bool) {
 	var sb strings.Builder
 	sb.Grow(len(b) - 2)
 	i := 1
@@ -42,16 +63,18 @@ func Unquote(b []byte) (s string, ok bool) {
 		for i < len(b) && !plainSpecial[b[i]] {
 			i++
 		}
+		// In steps: one copy of many megabytes cannot be preempted, and the
+		// collector spins on a CPU until it ends.
+		for ; run+copyStep < i; run += copyStep {
+			sb.Write(b[run : run+copyStep])
+		}
 		sb.Write(b[run:i])
 		if i >= len(b) {
 			return "", false
 		}
 		switch c := b[i]; {
 		case c == '"':
-			if i != len(b)-1 {
-				return "", false
-			}
-			return sb.String(), true
+			return sb.String(), i == len(b)-1
 		case c == '\\':
 			n := unescape(&sb, b, i)
 			if n == 0 {
