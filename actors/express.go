@@ -399,13 +399,15 @@ func (c *Conn) ToolReady(name string, args json.RawMessage) bool {
 	}
 	// A key written with escapes does not match here: Call checks it.
 	var found uint64
-	jsonscan.Members(args, func(k, _ []byte) bool {
+	if !jsonscan.Object(args, func(k string, _ []byte) bool {
 		for i, r := range required {
-			if string(k) == r {
+			if k == r {
 				found |= 1 << i
 			}
 		}
 		return true
-	})
+	}) {
+		return false
+	}
 	return found == 1<<len(required)-1
 }

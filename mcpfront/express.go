@@ -75,8 +75,8 @@ type expressArgs struct {
 // the express path does not take, or the tool's arguments are no object.
 func (a *expressArgs) read(raw []byte) bool {
 	ok := true
-	isObj := jsonscan.Members(raw, func(k, v []byte) bool {
-		switch string(k) {
+	isObj := jsonscan.Object(raw, func(k string, v []byte) bool {
+		switch k {
 		case "type":
 			a.kind = v
 		case "name":
@@ -103,7 +103,7 @@ func jsonString(raw []byte) (string, bool) {
 	if len(raw) == 0 {
 		return "", true
 	}
-	return jsonscan.String(raw)
+	return jsonscan.Unquote(raw)
 }
 
 // expressTimeout reads timeout_ms: absent is the default; only a positive

@@ -35,11 +35,31 @@ func readMessage(br *bufio.Reader, limit int) ([]byte, error) {
 		if len(bytes.TrimRight(chunk, "\r\n"))+len(buf) > limit {
 			return nil, discardRest(br, int64(len(buf)+len(chunk)), err)
 		}
-		buf = append(buf, chunk...)
+		buf = appendDoubling(buf, chunk, limit)
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			return buf, err
 		}
 	}
+}
+
+// copyStep is the most copied at once while a line grows.
+const copyStep = 256 << 10
+
+// appendDoubling is append that doubles the capacity when it grows, up to
+// what the limit allows. append grows a large slice by only a quarter,
+// which for a 20 MB line copies it about five times over into fresh memory.
+func appendDoubling(buf, chunk []byte, limit int) []byte {
+	need := len(buf) + len(chunk)
+	if need > cap(buf) {
+		grown := make([]byte, len(buf), max(need, min(2*cap(buf), limit+len(chunk))))
+		// In steps: one copy of many megabytes cannot be preempted, and the
+		// collector spins on a CPU until it ends.
+		for off := 0; off < len(buf); off += copyStep {
+			copy(grown[off:], buf[off:min(off+copyStep, len(buf))])
+		}
+		buf = grown
+	}
+	return append(buf, chunk...)
 }
 
 func discardRest(br *bufio.Reader, size int64, err error) error {

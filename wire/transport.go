@@ -187,8 +187,8 @@ func (t *Transport) dispatch(line []byte) {
 		t.notJSONRPC(line, now, "a JSON value that is not a JSON-RPC message object")
 		return
 	}
-	var env envelope
-	if err := json.Unmarshal(trimmed, &env); err != nil {
+	env, err := decodeEnvelope(trimmed)
+	if err != nil {
 		t.notJSONRPC(line, now, "JSON that does not fit a JSON-RPC message: "+err.Error())
 		return
 	}
