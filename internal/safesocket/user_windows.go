@@ -69,3 +69,7 @@ func onlyUser(sd *windows.SECURITY_DESCRIPTOR, sid *windows.SID) error {
 	}
 	return nil
 }
+
+// UserTag names this user in run-mcp's per-user directories (the SID), for
+// the output directory beside the session directory.
+func UserTag() (string, error) { return userTag() }
