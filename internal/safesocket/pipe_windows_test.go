@@ -333,3 +333,54 @@ func TestPipeConnectionsTakeDeadlinesAndClose(t *testing.T) {
 		t.Fatalf("the client did not see the server hang up: %v", err)
 	}
 }
+
+// A client that connects and hangs up before the daemon accepts (a probe,
+// a cancelled command) does not stop the listener serving the next one.
+func TestAHungUpClientDoesNotStopTheListener(t *testing.T) {
+	dir := sessionDir(t)
+	path := Path(dir, "main")
+	ln, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	early, err := Dial(path, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	early.Close()
+	served := make(chan error, 1)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				served <- err
+				return
+			}
+			line, err := bufio.NewReader(c).ReadString('\n')
+			if err != nil {
+				c.Close()
+				continue // the client that hung up
+			}
+			_, err = c.Write([]byte("echo " + line))
+			c.Close()
+			served <- err
+			return
+		}
+	}()
+	c, err := Dial(path, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Write([]byte("hi\n")); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := bufio.NewReader(c).ReadString('\n')
+	if err := <-served; err != nil {
+		t.Fatalf("the listener stopped: %v", err)
+	}
+	if got != "echo hi\n" {
+		t.Fatalf("round trip after a hung-up client: %q", got)
+	}
+}

@@ -115,7 +115,17 @@ func (l *pipeListener) connect(h windows.Handle) error {
 	}
 	defer windows.CloseHandle(ev)
 	ov := &windows.Overlapped{HEvent: ev}
-	err = windows.ConnectNamedPipe(h, ov)
+	for {
+		err = windows.ConnectNamedPipe(h, ov)
+		if !errors.Is(err, windows.ERROR_NO_DATA) {
+			break
+		}
+		// A client connected and hung up before we looked (a probe, a
+		// cancelled command): free the instance for the next one.
+		if err := windows.DisconnectNamedPipe(h); err != nil {
+			return err
+		}
+	}
 	switch {
 	case err == nil, errors.Is(err, windows.ERROR_PIPE_CONNECTED):
 		return nil
