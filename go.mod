@@ -9,6 +9,7 @@ require (
 	github.com/spf13/pflag v1.0.9
 	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f
 	go.uber.org/goleak v1.3.0
+	golang.org/x/sys v0.42.0
 )
 
 require (
@@ -22,4 +23,5 @@ require (
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.yaml.in/yaml/v3 v3.0.4 // indirect
 	golang.org/x/text v0.14.0 // indirect
+	golang.org/x/tools v0.43.0 // indirect
 )

@@ -46,7 +46,7 @@ func newSessionDaemonCmd(version string) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), stopSignals()...)
 			defer stop()
-			return session.RunDaemon(ctx, version, cliWords, sessionHandler(), os.Stdin, os.NewFile(3, "status"), os.Stderr)
+			return session.RunDaemon(ctx, version, cliWords, sessionHandler(), os.Stdin, session.StatusFile(), os.Stderr)
 		}}
 }
 

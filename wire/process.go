@@ -151,8 +151,8 @@ func resolve(spec Spec) (string, error) {
 	if err != nil {
 		return "", &CommandNotFoundError{Command: spec.Command, Err: fmt.Errorf("no such file: %s", path)}
 	}
-	if info.IsDir() || info.Mode()&0o111 == 0 {
-		return "", &CommandNotFoundError{Command: spec.Command, Err: fmt.Errorf("%s is not an executable file", path)}
+	if info.IsDir() || !runnable(info) {
+		return "", &CommandNotFoundError{Command: spec.Command, Err: fmt.Errorf("%s is not an executable file%s", path, notRunnableHint())}
 	}
 	return path, nil
 }

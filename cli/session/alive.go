@@ -2,9 +2,10 @@ package session
 
 import (
 	"errors"
-	"os"
 	"syscall"
 	"time"
+
+	"github.com/run-mcp/run-mcp/internal/safesocket"
 )
 
 // ProcAlive says whether pid is a live process and, when start is known,
@@ -21,14 +22,13 @@ func StartOf(pid int) uint64 {
 }
 
 // Alive judges a session by its daemon's pid and start time and its socket
-// file, never by how fast it answers: a daemon that is busy or stopped
+// (file, or named pipe), never by how fast it answers: a daemon that is busy or stopped
 // (SIGSTOP) is alive.
 func (r *Record) Alive() bool {
 	if !ProcAlive(r.DaemonPid, r.DaemonStart) {
 		return false
 	}
-	info, err := os.Lstat(r.Socket)
-	return err == nil && info.Mode()&os.ModeSocket != 0
+	return safesocket.Exists(r.Socket)
 }
 
 // waitExit waits up to limit for a process to be gone.
@@ -50,7 +50,7 @@ func signal(pid int, start uint64, sig syscall.Signal) error {
 	if !ProcAlive(pid, start) {
 		return nil
 	}
-	if err := kill(pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+	if err := kill(pid, start, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
 		return err
 	}
 	return nil

@@ -94,7 +94,8 @@ func Start(dir string, spec Spec, wait time.Duration) (*Record, error) {
 	}
 	defer statusR.Close()
 	c := exec.Command(self, DaemonCommand)
-	c.Stdin, c.Stderr, c.ExtraFiles = specR, logf, []*os.File{statusW}
+	c.Stdin, c.Stderr = specR, logf
+	passStatus(c, statusW)
 	c.SysProcAttr = detachedAttr()
 	err = c.Start()
 	specR.Close()
@@ -111,8 +112,7 @@ func Start(dir string, spec Spec, wait time.Duration) (*Record, error) {
 
 // awaitStart reads the daemon's start status.
 func awaitStart(dir, name string, status *os.File, wait time.Duration) (*Record, error) {
-	_ = status.SetReadDeadline(time.Now().Add(wait))
-	line, err := bufio.NewReader(status).ReadBytes('\n')
+	line, err := readStatus(status, wait)
 	var st StartStatus
 	if err != nil || json.Unmarshal(line, &st) != nil {
 		return nil, errorf(ExitToolError, "the session daemon for %q stopped before it could report: %s", name, LogTail(dir, name))
@@ -134,7 +134,7 @@ func awaitStart(dir, name string, status *os.File, wait time.Duration) (*Record,
 // Prune removes a dead session's record and socket.
 func Prune(dir string, rec *Record) {
 	RemoveRecord(dir, rec.Name)
-	_ = os.Remove(rec.Socket)
+	safesocket.Remove(rec.Socket)
 }
 
 // LogTail is the last lines of a session's daemon log, for a death report.
@@ -148,4 +148,31 @@ func LogTail(dir, name string) string {
 		lines = lines[len(lines)-8:]
 	}
 	return fmt.Sprintf("%s:\n  %s", LogPath(dir, name), strings.Join(lines, "\n  "))
+}
+
+// readStatus reads the daemon's one status line within wait. A pipe that
+// takes no deadline (an anonymous pipe on Windows) is read on a goroutine
+// that is given up on at the deadline; it ends when the daemon writes or
+// exits.
+func readStatus(f *os.File, wait time.Duration) ([]byte, error) {
+	if err := f.SetReadDeadline(time.Now().Add(wait)); err == nil {
+		return bufio.NewReader(f).ReadBytes('\n')
+	}
+	type result struct {
+		line []byte
+		err  error
+	}
+	got := make(chan result, 1)
+	go func() {
+		line, err := bufio.NewReader(f).ReadBytes('\n')
+		got <- result{line, err}
+	}()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case r := <-got:
+		return r.line, r.err
+	case <-timer.C:
+		return nil, os.ErrDeadlineExceeded
+	}
 }

@@ -20,13 +20,13 @@ type Closed struct {
 	Pid       int    `json:"pid"`
 	DaemonPid int    `json:"daemon_pid"`
 	// StoppedBy is how the daemon ended: "close request", "SIGTERM",
-	// "SIGKILL", or "already gone".
+	// "SIGKILL" ("TerminateProcess" on Windows), or "already gone".
 	StoppedBy string `json:"stopped_by"`
 	Note      string `json:"note,omitempty"`
 }
 
 // Close stops a session: it asks the daemon to close, waits for it to exit,
-// then sends SIGTERM and SIGKILL; a server still alive after its daemon is
+// then sends SIGTERM and SIGKILL (Windows: TerminateProcess); a server still alive after its daemon is
 // killed too. It reports "closed" only once neither runs.
 func Close(dir string, rec *Record) (*Closed, error) {
 	out := &Closed{Name: rec.Name, Pid: rec.Pid, DaemonPid: rec.DaemonPid}
@@ -44,7 +44,7 @@ func Close(dir string, rec *Record) (*Closed, error) {
 		if err != nil || !waitExit(pid, start, closeGrace) {
 			by, err := stopProc(pid, start)
 			if err != nil {
-				return nil, errorf(ExitToolError, "session %q: its daemon (PID %d) %v; it still runs. Stop it by hand (kill -9 %d)", rec.Name, pid, err, pid)
+				return nil, errorf(ExitToolError, "session %q: its daemon (PID %d) %v; it still runs. Stop it by hand (%s)", rec.Name, pid, err, byHand(pid))
 			}
 			out.StoppedBy = by
 			out.Note = fmt.Sprintf("its daemon did not close when asked within %s, so it was stopped with %s", closeGrace, by)
@@ -57,7 +57,7 @@ func Close(dir string, rec *Record) (*Closed, error) {
 	}
 	if spid > 0 && !waitExit(spid, sstart, signalGrace) {
 		if _, err := stopProc(spid, sstart); err != nil {
-			return nil, errorf(ExitToolError, "session %q: its server (PID %d) outlived its daemon and %v. Stop it by hand (kill -9 %d)", rec.Name, spid, err, spid)
+			return nil, errorf(ExitToolError, "session %q: its server (PID %d) outlived its daemon and %v. Stop it by hand (%s)", rec.Name, spid, err, byHand(spid))
 		}
 		out.Note = joinNote(out.Note, fmt.Sprintf("its server (PID %d) outlived the daemon and was stopped", spid))
 	}
@@ -65,22 +65,26 @@ func Close(dir string, rec *Record) (*Closed, error) {
 	return out, nil
 }
 
-// stopProc sends SIGTERM, then SIGKILL after signalGrace, says which one
-// ended the process, and fails only when it survives both.
+// stopStep is one way stopProc tries to end a process, and its report name.
+type stopStep struct {
+	sig  syscall.Signal
+	name string
+}
+
+// stopProc tries each of stopSteps in turn (SIGTERM, then SIGKILL after
+// signalGrace; TerminateProcess on Windows), says which one ended the
+// process, and fails only when it survives them all.
 func stopProc(pid int, start uint64) (string, error) {
-	if err := signal(pid, start, syscall.SIGTERM); err != nil {
-		return "", fmt.Errorf("could not be sent SIGTERM: %w", err)
+	steps := stopSteps()
+	for _, st := range steps {
+		if err := signal(pid, start, st.sig); err != nil {
+			return "", fmt.Errorf("could not be sent %s: %w", st.name, err)
+		}
+		if waitExit(pid, start, signalGrace) {
+			return st.name, nil
+		}
 	}
-	if waitExit(pid, start, signalGrace) {
-		return "SIGTERM", nil
-	}
-	if err := signal(pid, start, syscall.SIGKILL); err != nil {
-		return "", fmt.Errorf("could not be sent SIGKILL: %w", err)
-	}
-	if !waitExit(pid, start, signalGrace) {
-		return "", fmt.Errorf("survived SIGKILL for %s", signalGrace)
-	}
-	return "SIGKILL", nil
+	return "", fmt.Errorf("survived %s for %s", steps[len(steps)-1].name, signalGrace)
 }
 
 func joinNote(a, b string) string {

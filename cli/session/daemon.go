@@ -102,7 +102,7 @@ func RunDaemon(ctx context.Context, version string, words actors.Words, h Handle
 	if err != nil {
 		return reportStart(status, StartStatus{Code: ExitToolError, Error: err.Error()})
 	}
-	defer os.Remove(rec.Socket)
+	defer safesocket.Remove(rec.Socket)
 	if err := SaveRecord(dir, rec); err != nil {
 		ln.Close()
 		return reportStart(status, StartStatus{Code: ExitToolError, Error: err.Error()})

@@ -27,7 +27,8 @@ func ValidName(name string) bool { return sessionName.MatchString(name) && len(n
 // maxRecord bounds what is read of a record file.
 const maxRecord = 1 << 20
 
-// Record is what a session remembers on disk, beside its socket. Values of
+// Record is what a session remembers on disk, beside its socket (Socket
+// is the socket's path, or the named pipe's name on Windows). Values of
 // environment variables are secrets: only their names and a hash are kept,
 // enough to refuse a call that names different ones.
 type Record struct {
@@ -35,7 +36,8 @@ type Record struct {
 	Socket    string `json:"socket"`
 	DaemonPid int    `json:"daemon_pid"`
 	// DaemonStart and ServerStart are the processes' start times (Linux:
-	// clock ticks since boot, /proc/<pid>/stat field 22; 0 elsewhere), so a
+	// clock ticks since boot, /proc/<pid>/stat field 22; Windows: creation
+	// time in 100 ns units, GetProcessTimes; 0 elsewhere), so a
 	// reused pid is not taken for the daemon or its server.
 	DaemonStart uint64   `json:"daemon_start,omitempty"`
 	Pid         int      `json:"pid"`

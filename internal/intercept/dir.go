@@ -9,7 +9,7 @@ import (
 )
 
 // DefaultOutDir is where files go when Options.OutDir is empty:
-// <tmp>/run-mcp-<uid>/out. The parent is per user (the session directory
+// <tmp>/run-mcp-<uid>/out (the SID for the uid on Windows). The parent is per user (the session directory
 // <tmp>/run-mcp-<uid>/sessions sits beside it) because the temp directory is
 // shared: a name every user would pick lets another user create it first and
 // swap the files an agent later reads back.
@@ -19,7 +19,7 @@ func DefaultOutDir() string {
 
 // userTempDir is this user's private directory under the temp directory.
 func userTempDir() string {
-	return filepath.Join(os.TempDir(), fmt.Sprintf("run-mcp-%d", os.Getuid()))
+	return filepath.Join(os.TempDir(), "run-mcp-"+userTag())
 }
 
 // PrepareDir resolves dir as New would (empty means DefaultOutDir), creates
@@ -80,6 +80,9 @@ func ensureDir(dir string, strict bool) error {
 // ensurePrivate creates d with mode 0700 unless it exists, then checks what
 // is there without following a link.
 func ensurePrivate(d string) error {
+	if handled, err := platformPrivate(d); handled {
+		return err
+	}
 	if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("creating output directory %s: %w; check the permissions of %s or pass --out-dir", d, err, filepath.Dir(d))
 	}

@@ -1,3 +1,5 @@
+//go:build unix
+
 package safesocket
 
 import (
@@ -7,11 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"go.uber.org/goleak"
 )
-
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestOwnerOnlyAndRoundTrip(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())

@@ -1,0 +1,81 @@
+//go:build !windows
+
+package safesocket
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+)
+
+// maxSocketPath is the room a Unix socket path has (sun_path, with its NUL).
+const maxSocketPath = 100
+
+// userTag names this user in the session directory: the uid.
+func userTag() (string, error) { return strconv.Itoa(os.Getuid()), nil }
+
+// Path is the socket path for a session name: <dir>/<name>.sock, or a short
+// hashed name when that would be too long for a Unix socket.
+func Path(dir, name string) string {
+	p := filepath.Join(dir, name+".sock")
+	if len(p) < maxSocketPath {
+		return p
+	}
+	sum := sha256.Sum256([]byte(name))
+	return filepath.Join(dir, "s-"+hex.EncodeToString(sum[:6])+".sock")
+}
+
+// Listen listens on path, replacing a stale socket file, and accepts only
+// connections from this user.
+func Listen(path string) (net.Listener, error) {
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("remove the stale socket %s: %w", path, err)
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", path, err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("restrict the socket %s: %w", path, err)
+	}
+	return &sameUser{Listener: ln}, nil
+}
+
+// sameUser drops connections whose peer is another user.
+type sameUser struct{ net.Listener }
+
+func (l *sameUser) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		if uc, ok := c.(*net.UnixConn); ok && !peerIsUs(uc) {
+			c.Close()
+			continue
+		}
+		return c, nil
+	}
+}
+
+// Dial connects to the daemon at path.
+func Dial(path string, timeout time.Duration) (net.Conn, error) {
+	return net.DialTimeout("unix", path, timeout)
+}
+
+// Exists says whether a socket is present at path (a daemon's socket file
+// that was removed leaves it unreachable).
+func Exists(path string) bool {
+	info, err := os.Lstat(path)
+	return err == nil && info.Mode()&os.ModeSocket != 0
+}
+
+// Remove removes the socket file at path, if any.
+func Remove(path string) { _ = os.Remove(path) }
