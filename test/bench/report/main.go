@@ -55,7 +55,7 @@ func main() {
 	flag.IntVar(&cfg.bigChars, "big-chars", 20_000_000, "characters of the big tool result")
 	flag.BoolVar(&cfg.peers, "peers", true, "measure the peer clients too (installed by test/bench/peers.sh)")
 	flag.StringVar(&runMCP, "runmcp", "", "the run-mcp binary to measure (default: build ./cmd/run-mcp as make build does)")
-	flag.StringVar(&out, "out", "docs/BENCHMARKS.md", "where to write the report")
+	flag.StringVar(&out, "out", defaultOut, "where to write the report")
 	flag.StringVar(&only, "only", "", "run only the measures whose name matches this regular expression")
 	quick := flag.Bool("quick", false, "a short smoke run: 3 rounds, 64 MiB of stderr, a smaller burst, no peers")
 	flag.Parse()
@@ -121,8 +121,18 @@ func realMain(cfg config, runMCP, out string) error {
 		return err
 	}
 	fmt.Fprintln(os.Stderr, "bench: wrote", path)
+	if cfg.only == nil && out == defaultOut {
+		// Only a full run to the usual place speaks for the README.
+		readme := filepath.Join(root, "README.md")
+		if err := updateReadme(readme, rep.summary()); err != nil {
+			return err
+		}
+		fmt.Fprintln(os.Stderr, "bench: updated the summary in", readme)
+	}
 	return nil
 }
+
+const defaultOut = "docs/BENCHMARKS.md"
 
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")

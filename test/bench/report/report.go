@@ -44,7 +44,7 @@ func (r *report) markdown() string {
 	fmt.Fprintf(&b, "Each measure runs side by side with its floor (small standard-library programs under `test/bench`), interleaved round by round, and the figures are medians. ")
 	fmt.Fprintf(&b, "CPU and peak RSS of a command are taken by `test/bench/rusage` (a small parent, since on Linux a child inherits its parent's peak RSS at exec) and count the processes it reaped: run-mcp's supervisor and the target, which for those rows is `test/fixtures/benchtarget` (a few MB).\n\n")
 	fmt.Fprintf(&b, "- Date: %s (took %s)\n", r.started.Format("2006-01-02 15:04 MST"), r.finished.Sub(r.started).Round(time.Second))
-	fmt.Fprintf(&b, "- Machine: %d CPUs (%s), %s memory, %s/%s, %s\n", runtime.NumCPU(), cpuModel(), memTotal(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+	fmt.Fprintf(&b, "- Machine: %s\n", machineLine())
 	fmt.Fprintf(&b, "- Command: `go run ./test/bench/report %s`\n", strings.Join(r.args, " "))
 	fmt.Fprintf(&b, "- Knobs: %d rounds, %d sequential calls, %d calls at 128 in flight, %d connections × %d calls, %s of stderr, a %s-character result, peers %v\n\n",
 		r.cfg.rounds, r.cfg.seqCalls, r.cfg.flightCalls, r.cfg.fanConns, r.cfg.fanCalls, bytesIEC(r.cfg.stderrBytes), thousands(int64(r.cfg.bigChars)), r.cfg.peers)
@@ -56,6 +56,10 @@ func (r *report) markdown() string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+func machineLine() string {
+	return fmt.Sprintf("%d CPUs (%s), %s memory, %s/%s, %s", runtime.NumCPU(), cpuModel(), memTotal(), runtime.GOOS, runtime.GOARCH, runtime.Version())
 }
 
 func yes(ok bool) string {
