@@ -34,6 +34,8 @@ type ExpressRequest struct {
 	Timeout time.Duration // server time; 0 = DefaultCallTimeout
 	// OnProgress: as CallRequest's.
 	OnProgress func(ProgressEvent)
+	// Batch, if set, holds the request until its owner flushes it.
+	Batch *wire.Batch
 }
 
 // expressTable holds a Conn's express calls in flight. Its lock, not the
@@ -101,9 +103,14 @@ func (c *Conn) Express(req ExpressRequest, done func(*Outcome, error)) (cancel f
 	ec.noise, ec.errsBef = s.evidence.Counts()
 	c.notes.trackProgress(ec.clock.token, now, req.OnProgress)
 	msg := expressMessage(idStr, ec.clock.token, req.Name, args)
-	if err := s.wt.SendAsync(ec.key, msg, func(resp *transport.JSONRPCResponse, err error) {
-		c.expressAnswered(ec, resp, err)
-	}); err != nil {
+	answer := func(resp *transport.JSONRPCResponse, err error) { c.expressAnswered(ec, resp, err) }
+	var err error
+	if req.Batch != nil {
+		err = s.wt.SendBatched(req.Batch, ec.key, msg, answer)
+	} else {
+		err = s.wt.SendAsync(ec.key, msg, answer)
+	}
+	if err != nil {
 		if c.fast.take(ec) {
 			go c.expressFailed(ec, nil, err)
 		}
@@ -131,19 +138,30 @@ func compactArgs(raw json.RawMessage) ([]byte, bool) {
 
 // expressMessage is the tools/call request, encoded as Call encodes it.
 func expressMessage(id, token, name string, args []byte) []byte {
-	nameJSON, _ := json.Marshal(name)
-	tokenJSON, _ := json.Marshal(token)
-	idJSON, _ := json.Marshal(id)
-	msg := make([]byte, 0, 110+len(id)+len(token)+len(nameJSON)+len(args))
+	msg := make([]byte, 0, 120+len(id)+len(token)+len(name)+len(args))
 	msg = append(msg, `{"jsonrpc":"2.0","id":`...)
-	msg = append(msg, idJSON...)
+	msg = appendJSONString(msg, id)
 	msg = append(msg, `,"method":"tools/call","params":{"_meta":{"progressToken":`...)
-	msg = append(msg, tokenJSON...)
+	msg = appendJSONString(msg, token)
 	msg = append(msg, `},"arguments":`...)
 	msg = append(msg, args...)
 	msg = append(msg, `,"name":`...)
-	msg = append(msg, nameJSON...)
+	msg = appendJSONString(msg, name)
 	return append(msg, "}}"...)
+}
+
+// appendJSONString appends s as a JSON string, as json.Marshal writes it
+// (the common case, printable ASCII with nothing to escape, without it).
+func appendJSONString(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			b, _ := json.Marshal(s)
+			return append(dst, b...)
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"')
 }
 
 // take removes ec from the table, reporting whether it was still there:

@@ -13,6 +13,7 @@ import (
 
 	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/internal/jsonscan"
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // The agent's commonest request, call_mcp_primitive of a tool on a live
@@ -37,7 +38,7 @@ type expressFinish func(res *mcp.CallToolResult, raw json.RawMessage)
 // express starts a call_mcp_primitive whose arguments are argsRaw on the
 // express path; ok is false when it must take the handler instead (nothing
 // was sent then). finish is called exactly once when ok.
-func (f *front) express(argsRaw, token json.RawMessage, finish expressFinish) (cancel func(), ok bool) {
+func (f *front) express(argsRaw, token json.RawMessage, batch *wire.Batch, finish expressFinish) (cancel func(), ok bool) {
 	// argsRaw was checked as JSON with the frame it came in, so it is
 	// walked here, not decoded again.
 	var a expressArgs
@@ -55,7 +56,7 @@ func (f *front) express(argsRaw, token json.RawMessage, finish expressFinish) (c
 	if !found || !c.ToolReady(name, a.args) {
 		return nil, false
 	}
-	req := actors.ExpressRequest{Name: name, Args: a.args, Timeout: timeout, OnProgress: f.progressRelayTo(token)}
+	req := actors.ExpressRequest{Name: name, Args: a.args, Timeout: timeout, OnProgress: f.progressRelayTo(token), Batch: batch}
 	return c.Express(req, func(out *actors.Outcome, err error) {
 		if err == nil && len(out.Raw) <= expressInline {
 			f.expressDone(c, out, err, finish)

@@ -87,7 +87,7 @@ func (h *hostIO) tryExpress(fr *hostFrame, token json.RawMessage) bool {
 	// express returns; the host's cancel is read by this goroutine only
 	// after that.
 	cn = h.track(key, func() {})
-	cancel, ok := h.express(fr.Params.Arguments, token, finish)
+	cancel, ok := h.express(fr.Params.Arguments, token, &h.batch, finish)
 	if !ok {
 		h.untrack(key, cn)
 		h.wg.Done()

@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/run-mcp/run-mcp/internal/didyoumean"
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // hostIO serves the host's stdio with run-mcp's own loop and mcp-go's
@@ -58,7 +59,10 @@ type hostIO struct {
 	queues connQueues
 	// express starts a call_mcp_primitive on the express path
 	// (express.go); nil turns it off.
-	express func(args, token json.RawMessage, finish expressFinish) (cancel func(), ok bool)
+	express func(args, token json.RawMessage, batch *wire.Batch, finish expressFinish) (cancel func(), ok bool)
+	// batch holds express requests read together until the reader has
+	// nothing more buffered (readLoop flushes it).
+	batch wire.Batch
 }
 
 // maxHostMessage bounds one message from the host, as the target side does.
@@ -116,6 +120,9 @@ func (h *hostIO) readLoop(ctx context.Context, in io.Reader) error {
 		}
 		if msg := bytes.TrimSpace(line); len(msg) > 0 {
 			h.dispatch(ctx, append([]byte(nil), msg...))
+		}
+		if br.Buffered() == 0 {
+			h.batch.Flush() // before the next read may block
 		}
 		if err != nil {
 			if errors.Is(err, io.EOF) || ctx.Err() != nil {
@@ -180,9 +187,12 @@ func (h *hostIO) dispatch(ctx context.Context, msg []byte) {
 	}
 	switch {
 	case fr.Method == "" && len(fr.ID) > 0:
+		h.batch.Flush()
 		h.session.deliver(string(fr.ID), msg)
 	case len(fr.ID) == 0:
-		// Notifications (initialized, cancelled) are quick and ordered.
+		// Notifications (initialized, cancelled) are quick and ordered:
+		// what was read before them is sent first.
+		h.batch.Flush()
 		if fr.Method == string(mcp.MethodNotificationCancelled) {
 			h.cancelInflight(msg)
 		}
@@ -199,6 +209,9 @@ func (h *hostIO) request(ctx context.Context, fr *hostFrame, msg []byte) {
 	done := func() {}
 	var hc hostCall
 	fast := false
+	if fr.Method != string(mcp.MethodToolsCall) {
+		h.batch.Flush()
+	}
 	if fr.Method == string(mcp.MethodToolsCall) {
 		if h.fast != nil && h.session.Initialized() {
 			hc, fast = fr.fastCall()
@@ -207,6 +220,7 @@ func (h *hostIO) request(ctx context.Context, fr *hostFrame, msg []byte) {
 			}
 			fast = fast && fr.decodeArgs(&hc)
 		}
+		h.batch.Flush() // whatever this request does comes after what was read before it
 		tool, conn, ok := fr.Params.Name, "", true
 		if !fast {
 			tool, conn, ok = parseToolCall(msg)

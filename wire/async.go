@@ -43,6 +43,20 @@ func (w waiter) fail(reason error) {
 // is closed, the write failed) answer is not called. A caller that gives up
 // on the request calls Forget.
 func (t *Transport) SendAsync(key string, msg []byte, answer func(*transport.JSONRPCResponse, error)) error {
+	if err := t.await(key, answer); err != nil {
+		return err
+	}
+	if err := t.writeAsync([]string{key}, msg); err != nil {
+		if _, ok := t.take(key); ok {
+			return err
+		}
+		// The read loop ended meanwhile and already told answer.
+	}
+	return nil
+}
+
+// await files answer as key's waiter, unless the channel has closed.
+func (t *Transport) await(key string, answer func(*transport.JSONRPCResponse, error)) error {
 	t.pendingMu.Lock()
 	select {
 	case <-t.done:
@@ -52,12 +66,6 @@ func (t *Transport) SendAsync(key string, msg []byte, answer func(*transport.JSO
 	}
 	t.pending[key] = waiter{fn: answer}
 	t.pendingMu.Unlock()
-	if err := t.writeAsync(key, msg); err != nil {
-		if _, ok := t.take(key); ok {
-			return err
-		}
-		// The read loop ended meanwhile and already told answer.
-	}
 	return nil
 }
 
@@ -93,18 +101,18 @@ func (t *Transport) take(key string) (waiter, bool) {
 // under the write lock and the usual deadline. A frame that cannot be sent
 // tells its request's waiter (the call fails as a blocked write does on the
 // slow path).
-func (t *Transport) writeAsync(key string, msg []byte) error {
+func (t *Transport) writeAsync(keys []string, msg []byte) error {
 	msg = append(msg, '\n')
 	t.queueMu.Lock()
 	if t.draining {
-		t.queue = append(t.queue, queued{key: key, msg: msg})
+		t.queue = append(t.queue, queued{keys: keys, msg: msg})
 		t.queueMu.Unlock()
 		return nil
 	}
 	select {
 	case t.writing <- struct{}{}:
 	default: // a blocking write holds the lock: queue behind it
-		t.startDrain(queued{key: key, msg: msg}, false)
+		t.startDrain(queued{keys: keys, msg: msg}, false)
 		t.queueMu.Unlock()
 		return nil
 	}
@@ -123,15 +131,15 @@ func (t *Transport) writeAsync(key string, msg []byte) error {
 		return nil
 	}
 	t.queueMu.Lock()
-	t.startDrain(queued{key: key, msg: msg[n:]}, true)
+	t.startDrain(queued{keys: keys, msg: msg[n:]}, true)
 	t.queueMu.Unlock()
 	return nil
 }
 
 // queued is a frame (or the rest of one) waiting to be written.
 type queued struct {
-	key string
-	msg []byte
+	keys []string // the requests in msg
+	msg  []byte
 }
 
 // startDrain puts first at the head of the queue and starts the drain;
@@ -169,7 +177,7 @@ func (t *Transport) drain(locked bool) {
 		}
 		if err := t.writeLocked(batch, time.Now().Add(defaultWriteTimeout)); err != nil {
 			for _, q := range frames {
-				t.failWaiter(q.key, err)
+				t.failWaiters(q.keys, err)
 			}
 			t.failQueue(err)
 			return
@@ -184,18 +192,63 @@ func (t *Transport) failQueue(err error) {
 	t.queue, t.draining = nil, false
 	t.queueMu.Unlock()
 	for _, q := range frames {
-		t.failWaiter(q.key, err)
+		t.failWaiters(q.keys, err)
 	}
 }
 
-// failWaiter tells key's waiter, if it still waits, that its request could
-// not be sent.
-func (t *Transport) failWaiter(key string, err error) {
-	if w, ok := t.take(key); ok {
-		if w.fn != nil {
-			w.fn(nil, err)
-		} else {
-			close(w.ch)
+// failWaiters tells each key's waiter, if it still waits, that its request
+// could not be sent.
+func (t *Transport) failWaiters(keys []string, err error) {
+	for _, key := range keys {
+		if w, ok := t.take(key); ok {
+			if w.fn != nil {
+				w.fn(nil, err)
+			} else {
+				close(w.ch)
+			}
 		}
 	}
+}
+
+// Batch holds requests for several transports and writes each transport's
+// in one write when flushed: a reader that has read many requests at once
+// (an agent with calls in flight) then pays one write per target for them,
+// not one per request. A Batch belongs to the one goroutine that fills and
+// flushes it.
+type Batch struct {
+	frames map[*Transport]*queued
+	order  []*Transport
+}
+
+// SendBatched is SendAsync with the write left to b's next Flush. If the
+// write then fails, answer is told.
+func (t *Transport) SendBatched(b *Batch, key string, msg []byte, answer func(*transport.JSONRPCResponse, error)) error {
+	if err := t.await(key, answer); err != nil {
+		return err
+	}
+	if b.frames == nil {
+		b.frames = map[*Transport]*queued{}
+	}
+	q := b.frames[t]
+	if q == nil {
+		q = &queued{}
+		b.frames[t] = q
+		b.order = append(b.order, t)
+	}
+	q.keys = append(q.keys, key)
+	q.msg = append(append(q.msg, msg...), '\n')
+	return nil
+}
+
+// Flush writes what b holds, each transport's requests in the order sent.
+func (b *Batch) Flush() {
+	for _, t := range b.order {
+		q := b.frames[t]
+		delete(b.frames, t)
+		msg := q.msg[:len(q.msg)-1] // writeAsync ends the line itself
+		if err := t.writeAsync(q.keys, msg); err != nil {
+			t.failWaiters(q.keys, err)
+		}
+	}
+	b.order = b.order[:0]
 }

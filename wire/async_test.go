@@ -152,3 +152,33 @@ func TestSendAsyncReportsAFrameThatCannotBeSent(t *testing.T) {
 		}
 	}
 }
+
+// A Batch holds requests until Flush, then sends each transport's in the
+// order they were given.
+func TestBatchHoldsUntilFlush(t *testing.T) {
+	s := newOSPipeServer(t)
+	var b Batch
+	for i := range 3 {
+		id := fmt.Sprintf("b%d", i)
+		if err := s.tr.SendBatched(&b, mcp.NewRequestId(id).String(), request(id, 10), func(*transport.JSONRPCResponse, error) {}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = s.stdinR.SetReadDeadline(time.Now()) // only what is already there
+	if n, _ := s.stdinR.Read(make([]byte, 1)); n != 0 {
+		t.Fatal("a batched request was written before Flush")
+	}
+	_ = s.stdinR.SetReadDeadline(time.Time{})
+	b.Flush()
+	br := bufio.NewReader(s.stdinR)
+	for i := range 3 {
+		line, err := br.ReadBytes('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		var req struct{ ID string }
+		if err := json.Unmarshal(line, &req); err != nil || req.ID != fmt.Sprintf("b%d", i) {
+			t.Fatalf("line %d: %s (%v), want id b%d", i, line, err, i)
+		}
+	}
+}
