@@ -113,9 +113,9 @@ func agentLatency(cfg config, a agentEnv) ([]row, error) {
 	fd, ft, fr := median(direct), median(through), median(relayed)
 	ratio := float64(ft) / float64(fd)
 	return []row{{measure: fmt.Sprintf("added latency per `call_mcp_primitive` (sequential, n = %d)", len(through)),
-		floor: fmt.Sprintf("direct `tools/call`: %.3f ms (a bare line relay in between, test/bench/relay: %.3f ms, %.2f×)", ms(fd), ms(fr), float64(fr)/float64(fd)),
+		floor:   fmt.Sprintf("direct `tools/call`: %.3f ms (a bare line relay in between, test/bench/relay: %.3f ms, %.2f×)", ms(fd), ms(fr), float64(fr)/float64(fd)),
 		subject: fmt.Sprintf("%.3f ms: %.2f× (+%.3f ms)", ms(ft), ratio, ms(ft-fd)),
-		goal: "≤ 1.5×", met: yes(ratio <= 1.5)}}, nil
+		goal:    "≤ 1.5×", met: yes(ratio <= 1.5)}}, nil
 }
 
 func agentThroughput(cfg config, a agentEnv) ([]row, error) {
