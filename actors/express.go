@@ -60,6 +60,7 @@ type expressCall struct {
 	// what the Outcome needs
 	stderrMark     int
 	noise, errsBef int
+	tracked        bool // its progress is tracked (to relay it)
 }
 
 // Express starts req and returns true; done is then called exactly once
@@ -101,7 +102,11 @@ func (c *Conn) Express(req ExpressRequest, done func(*Outcome, error)) (cancel f
 		ec.stderrMark = s.proc.Stderr().Total()
 	}
 	ec.noise, ec.errsBef = s.evidence.Counts()
-	c.notes.trackProgress(ec.clock.token, now, req.OnProgress)
+	if ec.tracked = req.OnProgress != nil; ec.tracked {
+		// Progress matters only to relay it: an express call's outcome is
+		// shown without its progress log.
+		c.notes.trackProgress(ec.clock.token, now, req.OnProgress)
+	}
 	msg := expressMessage(idStr, ec.clock.token, req.Name, args)
 	answer := func(resp *transport.JSONRPCResponse, err error) { c.expressAnswered(ec, resp, err) }
 	var err error
@@ -193,7 +198,7 @@ func (c *Conn) expressAnswered(ec *expressCall, resp *transport.JSONRPCResponse,
 		go c.expressFailed(ec, nil, err)
 		return
 	}
-	if c.notes.progressPending(ec.clock.token) {
+	if ec.tracked && c.notes.progressPending(ec.clock.token) {
 		// The final progress update may trail the result: wait for it off
 		// the read loop.
 		go func() {
@@ -208,7 +213,10 @@ func (c *Conn) expressAnswered(ec *expressCall, resp *transport.JSONRPCResponse,
 func (c *Conn) expressOutcome(ec *expressCall, raw json.RawMessage) *Outcome {
 	now := time.Now()
 	s := ec.sess
-	out := &Outcome{Raw: raw, Token: ec.clock.token, Progress: c.notes.untrack(ec.clock.token), Latency: now.Sub(ec.clock.started)}
+	out := &Outcome{Raw: raw, Token: ec.clock.token, Latency: now.Sub(ec.clock.started)}
+	if ec.tracked {
+		out.Progress = c.notes.untrack(ec.clock.token)
+	}
 	c.fast.mu.Lock()
 	out.ServerTime, out.InputWait, out.Rounds = ec.clock.serverTime(now), ec.clock.wait, ec.clock.rounds
 	c.fast.mu.Unlock()
