@@ -46,9 +46,9 @@ type Interceptor struct {
 	mediaKB int
 
 	mu      sync.Mutex
-	lastID  int // r<lastID> is the newest result id handed out
+	lastID  int  // r<lastID> is the newest result id handed out
 	listed  bool // lastID has been read from the directory
-	seq     int // disambiguates media files created in the same millisecond
+	seq     int  // disambiguates media files created in the same millisecond
 	results map[string]spilled
 }
 
