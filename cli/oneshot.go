@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os/signal"
 	"strings"
 	"time"
 
@@ -47,7 +46,7 @@ func (s streams) printJSON(v any) error {
 // oneShot spawns the target, runs fn against it and stops it. SIGINT, SIGTERM
 // and SIGHUP stop the target too before run-mcp exits.
 func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion string, fn func(context.Context, *actors.Conn, actors.Info) error) error {
-	ctx, stop := signal.NotifyContext(ctx, stopSignals()...)
+	ctx, stop := notifyLater(ctx, stopSignals()...)
 	defer stop()
 	reg := actors.NewRegistry(actors.Options{Host: actors.Headless{}, MaxConnections: 1, Words: cliWords,
 		SignalAtOnce: true, // the answer is in hand: nothing is gained by waiting on a target that ignores stdin EOF

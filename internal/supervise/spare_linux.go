@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"syscall"
 )
@@ -18,10 +19,12 @@ import (
 
 // spare is the handoff from the init function that started a spare to the
 // first spawn: process-wide because the process's start is. It holds at
-// most one spare, which is taken once.
+// most one spare, which is taken once; ready is closed once the spare is
+// started (or failed to start).
 var spare struct {
-	mu sync.Mutex
-	s  *Spare
+	mu    sync.Mutex
+	ready chan struct{}
+	s     *Spare
 }
 
 // Spare is a supervisor waiting for its target.
@@ -32,21 +35,31 @@ type Spare struct {
 	spec    int      // our end of its SpecFD socket
 }
 
-// StartSpare starts a spare supervisor if none is waiting. It must run on
-// the thread that forks run-mcp's children for the process's life (the
-// parent-death signal follows the forking thread): an init function runs on
-// the main thread, which lives as long as the process. Any failure is
-// silent: the spawn then starts a supervisor of its own, as without a spare.
+// StartSpare starts a spare supervisor, once, without waiting for it: the
+// fork and exec run on a goroutine of their own, whose thread is kept for
+// the process's life (the parent-death signal follows the forking thread,
+// and the Go runtime ends a locked thread whose goroutine returns). Any
+// failure is silent: the spawn then starts a supervisor of its own, as
+// without a spare.
 func StartSpare() {
 	spare.mu.Lock()
 	defer spare.mu.Unlock()
-	if spare.s != nil {
+	if spare.ready != nil {
 		return
 	}
-	s, err := startSpare()
-	if err == nil {
-		spare.s = s
-	}
+	ready := make(chan struct{})
+	spare.ready = ready
+	go func() {
+		runtime.LockOSThread() // never unlocked: see above
+		s, err := startSpare()
+		spare.mu.Lock()
+		if err == nil {
+			spare.s = s
+		}
+		spare.mu.Unlock()
+		close(ready)
+		select {} // keeps the thread that forked the spare
+	}()
 }
 
 func startSpare() (*Spare, error) {
@@ -89,8 +102,16 @@ func startSpare() (*Spare, error) {
 		Control: os.NewFile(uintptr(control[1]), "supervisor control"), spec: spec[0]}, nil
 }
 
-// TakeSpare returns the waiting spare, once; nil when there is none.
+// TakeSpare returns the waiting spare, once; nil when there is none. It
+// waits for a spare still being started.
 func TakeSpare() *Spare {
+	spare.mu.Lock()
+	ready := spare.ready
+	spare.mu.Unlock()
+	if ready == nil {
+		return nil
+	}
+	<-ready
 	spare.mu.Lock()
 	defer spare.mu.Unlock()
 	s := spare.s
