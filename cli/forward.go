@@ -53,7 +53,12 @@ func forward(cmd *cobra.Command, g *globals, sp *split, req *session.Request) er
 	ctx, sig := interruptible(cmd.Context())
 	defer sig.stop()
 	wait := g.callTimeout(headlessTimeout) + max(g.requestTimeout(), connectTimeoutOf(g)) + answerMargin // a call may re-list first
-	reply, err := session.Ask(ctx, rec.Socket, *req, wait)
+	// The signals are taken over once the request is sent, while the daemon
+	// works on it: the first signal.Notify starts a thread of the runtime's,
+	// a cost better hidden. A signal before that ends the client by default,
+	// which hangs up the socket just the same (the call is cancelled), as a
+	// signal during its start always has.
+	reply, err := session.AskThen(ctx, rec.Socket, *req, wait, sig.arm)
 	if s := sig.received(); s != nil {
 		code := ExitInterrupt
 		if s == syscall.SIGTERM {
@@ -72,7 +77,8 @@ func forward(cmd *cobra.Command, g *globals, sp *split, req *session.Request) er
 	return nil
 }
 
-// signals cancels a context on SIGINT or SIGTERM and remembers which.
+// signals cancels a context on SIGINT or SIGTERM, once armed, and
+// remembers which.
 type signals struct {
 	ch   chan os.Signal
 	got  chan os.Signal
@@ -82,7 +88,6 @@ type signals struct {
 func interruptible(parent context.Context) (context.Context, *signals) {
 	ctx, cancel := context.WithCancel(parent)
 	s := &signals{ch: make(chan os.Signal, 1), got: make(chan os.Signal, 1), done: make(chan struct{})}
-	signal.Notify(s.ch, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		defer cancel()
 		select {
@@ -93,6 +98,9 @@ func interruptible(parent context.Context) (context.Context, *signals) {
 	}()
 	return ctx, s
 }
+
+// arm takes SIGINT and SIGTERM over from their default (ending the process).
+func (s *signals) arm() { signal.Notify(s.ch, os.Interrupt, syscall.SIGTERM) }
 
 func (s *signals) stop() {
 	signal.Stop(s.ch)

@@ -1,12 +1,12 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os/signal"
 	"strings"
 	"time"
 
@@ -30,6 +30,12 @@ func (s streams) status(format string, args ...any) {
 
 // printJSON writes v as indented JSON on stdout.
 func (s streams) printJSON(v any) error {
+	if b, ok := indentRaw(v); ok {
+		if _, err := s.out.Write(b); err != nil {
+			return stdoutFailed(err)
+		}
+		return nil
+	}
 	enc := json.NewEncoder(s.out)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
@@ -39,15 +45,59 @@ func (s streams) printJSON(v any) error {
 		if errors.As(err, &je) || errors.As(err, &ue) {
 			return internalf("encode the result: %v", err)
 		}
-		return exitf(ExitToolError, "cannot write the result to stdout (%v); it may be closed (a pipe whose reader left)", err)
+		return stdoutFailed(err)
 	}
 	return nil
+}
+
+func stdoutFailed(err error) error {
+	return exitf(ExitToolError, "cannot write the result to stdout (%v); it may be closed (a pipe whose reader left)", err)
+}
+
+// indentRaw is what the encoder writes for v (it compacts each RawMessage,
+// then indents the whole) when v is text that is JSON already, a
+// json.RawMessage or a list of them (a listing, a tool result), in one pass
+// over it. false leaves v to the encoder: a nil message (null), or one that
+// is not JSON, whose error the encoder words as it always has.
+func indentRaw(v any) ([]byte, bool) {
+	var b bytes.Buffer
+	switch r := v.(type) {
+	case json.RawMessage:
+		if r == nil || json.Indent(&b, r, "", "  ") != nil {
+			return nil, false
+		}
+		// json.Indent keeps trailing space, which compacting drops.
+		b.Truncate(len(bytes.TrimRight(b.Bytes(), " \t\r\n")))
+	case []json.RawMessage:
+		if r == nil {
+			return nil, false
+		}
+		if len(r) == 0 {
+			b.WriteString("[]")
+			break
+		}
+		b.WriteString("[\n  ")
+		for i, m := range r {
+			if i > 0 {
+				b.WriteString(",\n  ")
+			}
+			if m == nil || json.Indent(&b, m, "  ", "  ") != nil {
+				return nil, false
+			}
+			b.Truncate(len(bytes.TrimRight(b.Bytes(), " \t\r\n")))
+		}
+		b.WriteString("\n]")
+	default:
+		return nil, false
+	}
+	b.WriteByte('\n')
+	return b.Bytes(), true
 }
 
 // oneShot spawns the target, runs fn against it and stops it. SIGINT, SIGTERM
 // and SIGHUP stop the target too before run-mcp exits.
 func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion string, fn func(context.Context, *actors.Conn, actors.Info) error) error {
-	ctx, stop := signal.NotifyContext(ctx, stopSignals()...)
+	ctx, stop := notifyLater(ctx, stopSignals()...)
 	defer stop()
 	reg := actors.NewRegistry(actors.Options{Host: actors.Headless{}, MaxConnections: 1, Words: cliWords,
 		SignalAtOnce: true, // the answer is in hand: nothing is gained by waiting on a target that ignores stdin EOF

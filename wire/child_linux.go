@@ -41,16 +41,24 @@ func startChild(spawner *Spawner, path string, spec Spec, stdio [3]*os.File) (ch
 
 // supervised is a target started by its own supervisor process.
 type supervised struct {
-	cmd     *exec.Cmd // the supervisor
 	target  int
 	status  *bufio.Reader
 	statusF *os.File
 	control *os.File
 	ctlMu   sync.Mutex
 	reaped  chan struct{} // closed once the supervisor is reaped
+	// clean says the supervisor exited 0 (it finished its job); read once
+	// reaped is closed.
+	clean bool
 }
 
 func startSupervised(spawner *Spawner, path string, spec Spec, stdio [3]*os.File) (*supervised, error) {
+	if sp := supervise.TakeSpare(); sp != nil {
+		if !spawner.isClosed() {
+			return startSpare(sp, path, spec, stdio)
+		}
+		sp.Discard()
+	}
 	statusR, statusW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("create the supervisor's status pipe: %w", err)
@@ -77,11 +85,42 @@ func startSupervised(spawner *Spawner, path string, spec Spec, stdio [3]*os.File
 		closeAll(statusR, controlW)
 		return nil, err
 	}
-	s := &supervised{cmd: cmd, status: bufio.NewReader(statusR), statusF: statusR, control: controlW, reaped: make(chan struct{})}
+	s := &supervised{status: bufio.NewReader(statusR), statusF: statusR, control: controlW, reaped: make(chan struct{})}
 	go func() {
-		_ = cmd.Wait()
+		s.clean = cmd.Wait() == nil
 		close(s.reaped)
 	}()
+	return s.started(path)
+}
+
+// startSpare hands the target to a supervisor started before run-mcp knew
+// it (see supervise.StartSpare), which has had the time to start meanwhile.
+func startSpare(sp *supervise.Spare, path string, spec Spec, stdio [3]*os.File) (*supervised, error) {
+	s := &supervised{status: bufio.NewReader(sp.Status), statusF: sp.Status, control: sp.Control, reaped: make(chan struct{})}
+	proc, err := os.FindProcess(sp.Pid)
+	if err != nil { // cannot happen on Linux: FindProcess always succeeds there
+		sp.Discard()
+		return nil, fmt.Errorf("find run-mcp's supervisor (PID %d): %w", sp.Pid, err)
+	}
+	go func() {
+		st, err := proc.Wait()
+		s.clean = err == nil && st.Success()
+		close(s.reaped)
+	}()
+	// The directory was checked before the spawn (actors' checkDir), as
+	// exec.Cmd's chdir would report it.
+	t := supervise.Target{Path: path, Argv: append([]string{path}, spec.Args...), Env: BuildEnv(spec.Env), Dir: spec.Dir}
+	if err := sp.Hand(t, stdio); err != nil {
+		s.abandon()
+		return nil, err
+	}
+	return s.started(path)
+}
+
+// started reads the supervisor's first word: the target's pid, or why it
+// could not start it.
+func (s *supervised) started(path string) (*supervised, error) {
+	statusR := s.statusF
 	_ = statusR.SetReadDeadline(time.Now().Add(superviseStartGrace))
 	st, err := s.next()
 	_ = statusR.SetReadDeadline(time.Time{})
@@ -146,16 +185,24 @@ func (s *supervised) wait() Exit {
 }
 
 // release closes the control pipe, which the supervisor reads as "kill
-// everything and exit", and waits for it to do so.
+// everything and exit", and waits for it to do so: for its last word, that
+// nothing is left below it, or else for its end. (Its own exit, the teardown
+// of a Go process, is not waited for: it holds nothing of the target's.)
 func (s *supervised) release() {
 	s.ctlMu.Lock()
 	closeAll(s.control)
 	s.ctlMu.Unlock()
-	t := time.NewTimer(termGrace)
+	deadline := time.Now().Add(termGrace)
+	_ = s.statusF.SetReadDeadline(deadline)
+	if st, err := s.next(); err == nil && st.Kind == supervise.KindDone {
+		closeAll(s.statusF)
+		return
+	}
+	t := time.NewTimer(time.Until(deadline))
 	defer t.Stop()
 	select {
 	case <-s.reaped:
-		if !s.cmd.ProcessState.Success() {
+		if !s.clean {
 			// The supervisor did not finish its job (killed directly): what
 			// is left of the target's group is still reachable from here.
 			signalGroup(s.target, syscall.SIGKILL)

@@ -59,6 +59,13 @@ func (s *Spawner) Start(cmd *exec.Cmd) error {
 	return <-reply
 }
 
+// isClosed says Close was called: no new server starts.
+func (s *Spawner) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
 // Close stops the forking goroutine and waits for it.
 func (s *Spawner) Close() {
 	s.once.Do(func() {

@@ -186,6 +186,12 @@ func (e ErrCannotReach) Unwrap() error { return e.Err }
 // the reply. Cancelling ctx closes the connection, which cancels the
 // request in the daemon; Ask then returns ctx's error.
 func Ask(ctx context.Context, socket string, req Request, wait time.Duration) (*Reply, error) {
+	return AskThen(ctx, socket, req, wait, nil)
+}
+
+// AskThen is Ask that calls sent, when not nil, once the request is on its
+// way: what the caller does then overlaps the daemon's work on it.
+func AskThen(ctx context.Context, socket string, req Request, wait time.Duration, sent func()) (*Reply, error) {
 	c, err := safesocket.Dial(socket, 2*time.Second)
 	if err != nil {
 		return nil, ErrCannotReach{Err: err}
@@ -203,6 +209,9 @@ func Ask(ctx context.Context, socket string, req Request, wait time.Duration) (*
 			return nil, context.Cause(ctx)
 		}
 		return nil, fmt.Errorf("send to the session daemon: %w", err)
+	}
+	if sent != nil {
+		sent()
 	}
 	line, err := ReadLine(bufio.NewReader(c), MaxReply)
 	if err != nil {

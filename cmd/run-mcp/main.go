@@ -7,6 +7,9 @@ import (
 	"runtime/debug"
 
 	"github.com/run-mcp/run-mcp/cli"
+	// Starts the supervisor of a one-shot command's server during the
+	// package inits, so that its start overlaps run-mcp's own.
+	_ "github.com/run-mcp/run-mcp/internal/prespawn"
 )
 
 // softMemoryLimit makes the collector work harder as the heap nears it, so a

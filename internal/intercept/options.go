@@ -1,7 +1,9 @@
 package intercept
 
 import (
+	"fmt"
 	"io/fs"
+	"os"
 	"sync"
 	"time"
 )
@@ -44,8 +46,9 @@ type Interceptor struct {
 	mediaKB int
 
 	mu      sync.Mutex
-	lastID  int // r<lastID> is the newest result id handed out
-	seq     int // disambiguates media files created in the same millisecond
+	lastID  int  // r<lastID> is the newest result id handed out
+	listed  bool // lastID has been read from the directory
+	seq     int  // disambiguates media files created in the same millisecond
 	results map[string]spilled
 }
 
@@ -70,16 +73,19 @@ func New(opts Options) (*Interceptor, error) {
 	if err := ensureDir(abs, strict); err != nil {
 		return nil, err
 	}
-	last, err := highestResultID(abs)
+	// The directory must be listable to continue the ids; listing it is put
+	// off to the first spill (most calls spill nothing, and a directory an
+	// agent has used for long holds many files), so only open it here.
+	d, err := os.Open(abs)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("listing output directory %s to continue result ids: %w", abs, err)
 	}
+	_ = d.Close()
 	return &Interceptor{
 		dir:     abs,
 		strict:  strict,
 		maxText: resolveMaxText(opts.MaxText),
 		mediaKB: opts.MediaThresholdKB,
-		lastID:  last,
 		results: make(map[string]spilled),
 	}, nil
 }

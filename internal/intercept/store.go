@@ -38,11 +38,20 @@ func highestResultID(dir string) (int, error) {
 	return highest, nil
 }
 
-func (i *Interceptor) nextID() string {
+// nextID is the next result id: on the first, after the highest already in
+// the directory.
+func (i *Interceptor) nextID() (string, error) {
 	i.mu.Lock()
 	defer i.mu.Unlock()
+	if !i.listed {
+		last, err := highestResultID(i.dir)
+		if err != nil {
+			return "", err
+		}
+		i.lastID, i.listed = max(i.lastID, last), true
+	}
 	i.lastID++
-	return "r" + strconv.Itoa(i.lastID)
+	return "r" + strconv.Itoa(i.lastID), nil
 }
 
 func (i *Interceptor) nextSeq() int {
@@ -62,7 +71,9 @@ func (i *Interceptor) remember(id string, s spilled) {
 // already used in a shared directory.
 func (i *Interceptor) createResult() (id string, f *os.File, err error) {
 	for range maxCreateTries {
-		id = i.nextID()
+		if id, err = i.nextID(); err != nil {
+			return "", nil, err
+		}
 		f, err = i.createExclusive("result_" + id + ".txt")
 		if !errors.Is(err, fs.ErrExist) {
 			return id, f, err

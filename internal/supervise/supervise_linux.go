@@ -22,43 +22,96 @@ const (
 )
 
 func init() {
-	if len(os.Args) < 3 || os.Args[1] != Arg {
+	if len(os.Args) < 2 || os.Args[1] != Arg {
 		return
 	}
 	// syscall.Exit, not os.Exit: nothing is left to flush, and a race-enabled
 	// build (the test binaries) would otherwise sleep a second at exit.
-	syscall.Exit(run(os.Args[2], os.Args[2:]))
+	if len(os.Args) == 2 {
+		syscall.Exit(runSpare())
+	}
+	syscall.Exit(run(Target{Path: os.Args[2], Argv: os.Args[2:], Env: os.Environ()}, [3]int{0, 1, 2}))
 }
 
-// run is the whole supervisor. It returns its exit code, which nobody reads:
-// how the target ended travels on the status pipe.
-func run(path string, argv []string) int {
+// notACommand is the message for a supervisor run by hand.
+func notACommand() int {
+	fmt.Fprintf(os.Stderr, "run-mcp: %s is the supervisor run-mcp starts for each server, with its pipes on fds %d and %d; "+
+		"it is not a command. Run the server with `run-mcp call ... -- <command>` instead.\n", Arg, StatusFD, ControlFD)
+	return 64
+}
+
+// run is the whole supervisor: it starts t on the fds stdio and watches it.
+// It returns its exit code, which nobody reads: how the target ended
+// travels on the status pipe.
+func run(t Target, stdio [3]int) int {
+	w, ok := prepare()
+	if !ok {
+		return notACommand()
+	}
+	return w.run(t, stdio)
+}
+
+// runSpare is a supervisor started before run-mcp knew its target: it gets
+// ready, waits for the target on SpecFD, then runs as any other. End of
+// file there (run-mcp exited, or had no use for it) ends it.
+func runSpare() int {
+	if !isSocket(SpecFD) {
+		return notACommand()
+	}
+	w, ok := prepare()
+	if !ok {
+		return notACommand()
+	}
+	t, stdio, err := receive(SpecFD)
+	_ = syscall.Close(SpecFD)
+	if err != nil {
+		return 1 // nothing was started, and run-mcp reads the status pipe's end as such
+	}
+	return w.run(t, stdio)
+}
+
+// watcher is a supervisor ready to start its target.
+type watcher struct {
+	status, control *os.File
+	stop            chan os.Signal
+}
+
+// prepare does what comes before the target's start; false means the
+// status and control pipes are not there (run by hand).
+func prepare() (*watcher, bool) {
 	// The target's parent-death signal fires when the thread that forked it
 	// exits: keep the forking goroutine on its thread for the process's life.
 	runtime.LockOSThread()
 	if !isPipe(StatusFD) || !isPipe(ControlFD) {
-		fmt.Fprintf(os.Stderr, "run-mcp: %s is the supervisor run-mcp starts for each server, with its pipes on fds %d and %d; "+
-			"it is not a command. Run the server with `run-mcp call ... -- <command>` instead.\n", Arg, StatusFD, ControlFD)
-		return 64
+		return nil, false
 	}
 	syscall.CloseOnExec(StatusFD) // the target must not hold run-mcp's pipes
 	syscall.CloseOnExec(ControlFD)
-	status := os.NewFile(StatusFD, "status")
-	control := os.NewFile(ControlFD, "control")
+	w := &watcher{status: os.NewFile(StatusFD, "status"), control: os.NewFile(ControlFD, "control")}
 	// Orphans below us reparent to us rather than to init, so that we can
 	// reap them and, at the end, kill them. Without it (a kernel before 3.4)
 	// the process group is still killed.
 	_, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
 
 	// Signals first, so a parent-death signal arriving now is not lost.
-	stop := make(chan os.Signal, 1)
-	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	w.stop = make(chan os.Signal, 1)
+	signal.Notify(w.stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	return w, true
+}
 
-	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
-		Env:   os.Environ(), // run-mcp built it for the target: exactly the whitelist and the explicit env
-		Files: []uintptr{0, 1, 2},
+func (w *watcher) run(t Target, stdio [3]int) int {
+	status, control, stop := w.status, w.control, w.stop
+	pid, err := syscall.ForkExec(t.Path, t.Argv, &syscall.ProcAttr{
+		Env:   t.Env, // run-mcp built it for the target: exactly the whitelist and the explicit env
+		Dir:   t.Dir,
+		Files: []uintptr{uintptr(stdio[0]), uintptr(stdio[1]), uintptr(stdio[2])},
 		Sys:   &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
 	})
+	if stdio[0] > 2 { // a spare's: received, and now the target's alone
+		for _, fd := range stdio {
+			_ = syscall.Close(fd)
+		}
+	}
 	if err != nil {
 		var errno syscall.Errno
 		if !errors.As(err, &errno) {
@@ -72,8 +125,14 @@ func run(path string, argv []string) int {
 
 	s := &supervisor{target: pid, status: status}
 	go s.obey(control, stop)
-	s.reapUntilAlone()
+	s.reapUntilAlone() // its last word is Done
 	return 0
+}
+
+// isSocket tells whether fd is open on a socket, as a spare's SpecFD is.
+func isSocket(fd int) bool {
+	var st syscall.Stat_t
+	return syscall.Fstat(fd, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFSOCK
 }
 
 // isPipe tells whether fd is open on a pipe, as run-mcp's are. (Run by hand,
@@ -134,8 +193,16 @@ func (s *supervisor) obey(control io.Reader, stop <-chan os.Signal) {
 	}
 }
 
-func report(status io.Writer, st Status) {
-	_, _ = fmt.Fprintln(status, st.String())
+// report writes status lines in one write.
+func report(status io.Writer, sts ...Status) {
+	if len(sts) == 0 {
+		return
+	}
+	var b []byte
+	for _, st := range sts {
+		b = append(append(b, st.String()...), '\n')
+	}
+	_, _ = status.Write(b)
 }
 
 type supervisor struct {
@@ -147,6 +214,7 @@ type supervisor struct {
 	mu         sync.Mutex
 	targetDone bool
 	killing    bool
+	ended      *Status // the target's end, not reported yet
 }
 
 // reapUntilAlone reaps every child until none is left. It blocks in
@@ -155,16 +223,29 @@ type supervisor struct {
 func (s *supervisor) reapUntilAlone() {
 	for {
 		if err := waitAny(); errors.Is(err, syscall.ECHILD) {
-			return // the target is a child until reaped, so it is done too
+			// The target is a child until reaped, so it is done too.
+			report(s.status, Status{Kind: KindDone})
+			return
 		}
 		s.mu.Lock()
 		alone := s.reap()
+		last := alone && s.targetDone
+		// The target's end first; when nothing is left either (the common
+		// case), both lines in one write, which run-mcp reads at once.
+		var lines []Status
+		if s.ended != nil {
+			lines, s.ended = append(lines, *s.ended), nil
+		}
+		if last {
+			lines = append(lines, Status{Kind: KindDone})
+		}
+		report(s.status, lines...)
 		if s.killing && !alone {
 			// What the dead left behind has reparented to us: kill it too.
 			s.killChildren()
 		}
 		s.mu.Unlock()
-		if alone && s.targetDone {
+		if last {
 			return
 		}
 	}
@@ -185,8 +266,9 @@ func waitAny() error {
 	}
 }
 
-// reap collects every child that has ended and reports the target's end;
-// once the target is gone everything else is killed. It says whether no
+// reap collects every child that has ended and notes the target's end (in
+// ended, for reapUntilAlone to report); once the target is gone everything
+// else is killed. It says whether no
 // child is left at all (the common end: a target that started nothing).
 func (s *supervisor) reap() (alone bool) {
 	for {
@@ -200,11 +282,11 @@ func (s *supervisor) reap() (alone bool) {
 		}
 		if pid == s.target && !s.targetDone {
 			s.targetDone, s.killing = true, true
+			end := Status{Kind: KindExit, Number: ws.ExitStatus()}
 			if ws.Signaled() {
-				report(s.status, Status{Kind: KindSignal, Number: int(ws.Signal())})
-			} else {
-				report(s.status, Status{Kind: KindExit, Number: ws.ExitStatus()})
+				end = Status{Kind: KindSignal, Number: int(ws.Signal())}
 			}
+			s.ended = &end
 		}
 	}
 }

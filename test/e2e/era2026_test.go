@@ -241,7 +241,7 @@ func TestReconnectHTTPSaysNothingRestarted(t *testing.T) {
 	if r := runIn(t, tmp, "list-tools", "--session", "h8", "--", u); r.code != 0 {
 		t.Fatalf("open the session: %s", r)
 	}
-	defer runIn(t, tmp, "close-session", "--session", "h8")
+	defer runIn(t, tmp, "close-session", "h8")
 	r := runIn(t, tmp, "reconnect", "--session", "h8")
 	var out map[string]any
 	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || r.code != 0 {

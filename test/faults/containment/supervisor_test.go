@@ -49,8 +49,8 @@ func TestSupervisorStartsBeforeTheHeavyInits(t *testing.T) {
 		t.Fatalf("the supervisor failed: %v\n%s", err, stderr.String())
 	}
 	lines := strings.Split(strings.TrimSpace(string(status)), "\n")
-	if len(lines) != 2 || !strings.HasPrefix(lines[0], "pid ") || lines[1] != "exit 0" {
-		t.Errorf("the supervisor's status for true = %q, want a pid then exit 0", lines)
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "pid ") || lines[1] != "exit 0" || lines[2] != "done 0" {
+		t.Errorf("the supervisor's status for true = %q, want a pid, exit 0, then done 0", lines)
 	}
 	if !strings.Contains(stderr.String(), "init ") {
 		t.Fatalf("no init trace on stderr (GODEBUG=inittrace=1 ignored?): %q", stderr.String())

@@ -1,0 +1,45 @@
+// Package prespawn starts run-mcp's supervisor (see internal/supervise) for
+// a one-shot command's server while run-mcp itself is still starting.
+//
+// A supervisor is a second start of the run-mcp binary, some milliseconds
+// of Go runtime and page faults, which a one-shot command used to pay
+// between its own start and its server's. Started from this package's init
+// function, which runs before the heavy package inits (mcp-go's JSON-schema
+// compiler above all: import paths order the inits, and this one sorts
+// before it), the spare supervisor starts while run-mcp does, and the
+// command hands it the server once it knows it.
+//
+// The command line is read with a cheap, conservative guess: a one-shot
+// subcommand with a target command after "--". A wrong guess costs only the
+// spare, which exits when run-mcp does; a command the guess misses starts
+// its supervisor as before. Only the run-mcp command imports this package:
+// test binaries never start a spare.
+package prespawn
+
+import "strings"
+
+// oneShot are the subcommands that start a server for one command.
+var oneShot = map[string]bool{
+	"call": true, "list-tools": true, "list-resources": true, "list-prompts": true,
+	"read": true, "get-prompt": true, "describe": true, "stderr": true, "validate": true,
+}
+
+// Wanted says whether args (os.Args[1:]) look like a one-shot command that
+// will start a local server: one of oneShot, no --session (the session's
+// daemon starts the server) and no help before "--", and a command after it
+// that is not a URL (an HTTP target starts nothing).
+func Wanted(args []string) bool {
+	if len(args) < 3 || !oneShot[args[0]] {
+		return false
+	}
+	for i, a := range args[1:] {
+		switch {
+		case a == "--":
+			rest := args[i+2:]
+			return len(rest) > 0 && rest[0] != "" && !strings.HasPrefix(rest[0], "http://") && !strings.HasPrefix(rest[0], "https://")
+		case a == "--session" || strings.HasPrefix(a, "--session=") || a == "--help" || a == "-h":
+			return false
+		}
+	}
+	return false
+}

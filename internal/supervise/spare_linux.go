@@ -1,0 +1,245 @@
+package supervise
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"syscall"
+)
+
+// A spare is a supervisor started while run-mcp itself is still starting,
+// before it knows what it will run: its own start (a Go runtime over a large
+// binary, some milliseconds) then overlaps run-mcp's instead of delaying the
+// target's. StartSpare starts one from an init function; the first spawn
+// takes it (TakeSpare) and hands it its target (Hand). One that is never
+// taken reads end of file on SpecFD when run-mcp exits, and exits too.
+
+// spare is the handoff from the init function that started a spare to the
+// first spawn: process-wide because the process's start is. It holds at
+// most one spare, which is taken once; ready is closed once the spare is
+// started (or failed to start).
+var spare struct {
+	mu    sync.Mutex
+	ready chan struct{}
+	s     *Spare
+}
+
+// Spare is a supervisor waiting for its target.
+type Spare struct {
+	Pid     int
+	Status  *os.File // the read end of its status pipe (StatusFD)
+	Control *os.File // the write end of its control pipe (ControlFD)
+	spec    int      // our end of its SpecFD socket
+}
+
+// StartSpare starts a spare supervisor, once, without waiting for it: the
+// fork and exec run on a goroutine of their own, whose thread is kept for
+// the process's life (the parent-death signal follows the forking thread,
+// and the Go runtime ends a locked thread whose goroutine returns). Any
+// failure is silent: the spawn then starts a supervisor of its own, as
+// without a spare.
+func StartSpare() {
+	spare.mu.Lock()
+	defer spare.mu.Unlock()
+	if spare.ready != nil {
+		return
+	}
+	ready := make(chan struct{})
+	spare.ready = ready
+	go func() {
+		runtime.LockOSThread() // never unlocked: see above
+		s, err := startSpare()
+		spare.mu.Lock()
+		if err == nil {
+			spare.s = s
+		}
+		spare.mu.Unlock()
+		close(ready)
+		select {} // keeps the thread that forked the spare
+	}()
+}
+
+func startSpare() (*Spare, error) {
+	var status, control [2]int
+	if err := syscall.Pipe2(status[:], syscall.O_CLOEXEC); err != nil {
+		return nil, err
+	}
+	if err := syscall.Pipe2(control[:], syscall.O_CLOEXEC); err != nil {
+		closeFDs(status[0], status[1])
+		return nil, err
+	}
+	spec, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		closeFDs(status[0], status[1], control[0], control[1])
+		return nil, err
+	}
+	null, err := syscall.Open(os.DevNull, syscall.O_RDWR|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		closeFDs(status[0], status[1], control[0], control[1], spec[0], spec[1])
+		return nil, err
+	}
+	// Its own group keeps a Ctrl-C meant for run-mcp away from it; the
+	// parent-death signal is caught once it runs a target, so that it can
+	// kill everything when run-mcp is gone. No environment: its target's
+	// comes with the target.
+	pid, err := syscall.ForkExec("/proc/self/exe", []string{filepath.Base(os.Args[0]), Arg}, &syscall.ProcAttr{
+		Env:   []string{},
+		Files: []uintptr{uintptr(null), uintptr(null), uintptr(null), uintptr(status[1]), uintptr(control[0]), uintptr(spec[1])},
+		Sys:   &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM},
+	})
+	closeFDs(null, status[1], control[0], spec[1]) // the spare has its own copies
+	if err != nil {
+		closeFDs(status[0], control[1], spec[0])
+		return nil, err
+	}
+	// Our ends go to the poller, for read deadlines and no blocked threads.
+	_ = syscall.SetNonblock(status[0], true)
+	_ = syscall.SetNonblock(control[1], true)
+	return &Spare{Pid: pid, Status: os.NewFile(uintptr(status[0]), "supervisor status"),
+		Control: os.NewFile(uintptr(control[1]), "supervisor control"), spec: spec[0]}, nil
+}
+
+// TakeSpare returns the waiting spare, once; nil when there is none. It
+// waits for a spare still being started.
+func TakeSpare() *Spare {
+	spare.mu.Lock()
+	ready := spare.ready
+	spare.mu.Unlock()
+	if ready == nil {
+		return nil
+	}
+	<-ready
+	spare.mu.Lock()
+	defer spare.mu.Unlock()
+	s := spare.s
+	spare.s = nil
+	return s
+}
+
+// Hand sends the spare its target and the target's stdin, stdout and
+// stderr; the spare then starts it and reports as any supervisor does.
+// Either way the spec socket is closed: a spare runs one target at most.
+func (s *Spare) Hand(t Target, stdio [3]*os.File) error {
+	defer closeFDs(s.spec)
+	msg := t.Encode()
+	rights := syscall.UnixRights(int(stdio[0].Fd()), int(stdio[1].Fd()), int(stdio[2].Fd()))
+	n, err := retry(func() (int, error) { return syscall.SendmsgN(s.spec, msg, rights, nil, 0) })
+	for err == nil && n < len(msg) {
+		var m int
+		m, err = retry(func() (int, error) { return syscall.Write(s.spec, msg[n:]) })
+		n += m
+	}
+	if err != nil {
+		return fmt.Errorf("hand the server to run-mcp's supervisor: %w", err)
+	}
+	return nil
+}
+
+// Discard ends a spare that will not be used; it exits once it reads end
+// of file on SpecFD.
+func (s *Spare) Discard() {
+	closeFDs(s.spec)
+	_ = s.Status.Close()
+	_ = s.Control.Close()
+	if p, err := os.FindProcess(s.Pid); err == nil {
+		go func() { _, _ = p.Wait() }() // no zombie while run-mcp lives on
+	}
+}
+
+// receive is the spare's side of Hand: the target and its three fds.
+func receive(fd int) (Target, [3]int, error) {
+	none := [3]int{-1, -1, -1}
+	buf := make([]byte, 64<<10)
+	oob := make([]byte, syscall.CmsgSpace(3*4))
+	var n, oobn int
+	_, err := retry(func() (int, error) {
+		var err error
+		n, oobn, _, _, err = syscall.Recvmsg(fd, buf, oob, syscall.MSG_CMSG_CLOEXEC)
+		return n, err
+	})
+	if err != nil {
+		return Target{}, none, err
+	}
+	stdio, err := rightsIn(oob[:oobn])
+	if err != nil {
+		return Target{}, none, err
+	}
+	fail := func(err error) (Target, [3]int, error) {
+		closeFDs(stdio[:]...)
+		return Target{}, none, err
+	}
+	body := buf[:n]
+	for len(body) < 4 {
+		if body, err = readMore(fd, body); err != nil {
+			return fail(err)
+		}
+	}
+	size, err := targetLen(body[:4])
+	if err != nil {
+		return fail(err)
+	}
+	for len(body) < 4+size {
+		if body, err = readMore(fd, body); err != nil {
+			return fail(err)
+		}
+	}
+	t, err := DecodeTarget(body[4 : 4+size])
+	if err != nil {
+		return fail(err)
+	}
+	return t, stdio, nil
+}
+
+// rightsIn reads exactly three fds from a control message.
+func rightsIn(oob []byte) ([3]int, error) {
+	msgs, err := syscall.ParseSocketControlMessage(oob)
+	if err != nil {
+		return [3]int{}, err
+	}
+	var fds []int
+	for _, m := range msgs {
+		got, err := syscall.ParseUnixRights(&m)
+		if err != nil {
+			continue
+		}
+		fds = append(fds, got...)
+	}
+	if len(fds) != 3 {
+		closeFDs(fds...)
+		return [3]int{}, fmt.Errorf("the spare supervisor was sent %d fds, not the target's 3", len(fds))
+	}
+	return [3]int{fds[0], fds[1], fds[2]}, nil
+}
+
+func readMore(fd int, body []byte) ([]byte, error) {
+	chunk := make([]byte, 64<<10)
+	n, err := retry(func() (int, error) { return syscall.Read(fd, chunk) })
+	if err != nil {
+		return body, err
+	}
+	if n == 0 {
+		return body, errors.New("the spare supervisor's target was cut short")
+	}
+	return append(body, chunk[:n]...), nil
+}
+
+// retry repeats a system call interrupted by a signal.
+func retry(call func() (int, error)) (int, error) {
+	for {
+		n, err := call()
+		if !errors.Is(err, syscall.EINTR) {
+			return n, err
+		}
+	}
+}
+
+func closeFDs(fds ...int) {
+	for _, fd := range fds {
+		if fd >= 0 {
+			_ = syscall.Close(fd)
+		}
+	}
+}
