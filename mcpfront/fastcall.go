@@ -7,6 +7,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/run-mcp/run-mcp/internal/jsonscan"
 )
 
 // The agent's hot path is call_mcp_primitive. Through mcp-go's HandleMessage
@@ -33,6 +35,73 @@ type hostFrame struct {
 		RequestState   json.RawMessage            `json:"requestState"`
 		InputResponses json.RawMessage            `json:"inputResponses"`
 	} `json:"params"`
+}
+
+// scan reads fr from msg without encoding/json: the members a tools/call
+// has, walked in place (jsonscan validates as it goes). Any other member,
+// or a value of another type, makes it report false, with fr reset; the
+// caller then decodes msg with encoding/json, which matches keys without
+// regard to case and says what is wrong.
+func (fr *hostFrame) scan(msg []byte) bool {
+	ok := true
+	whole := jsonscan.Object(msg, func(k string, v []byte) bool {
+		switch k {
+		case "jsonrpc":
+			fr.JSONRPC, ok = jsonscan.Unquote(v)
+		case "id":
+			fr.ID = v
+		case "method":
+			fr.Method, ok = jsonscan.Unquote(v)
+		case "params":
+			ok = fr.scanParams(v)
+		default:
+			ok = false
+		}
+		return ok
+	})
+	if !whole || !ok {
+		*fr = hostFrame{}
+		return false
+	}
+	return true
+}
+
+func (fr *hostFrame) scanParams(v []byte) bool {
+	if string(v) == "null" {
+		return true
+	}
+	p := &fr.Params
+	ok := true
+	return jsonscan.Object(v, func(k string, v []byte) bool {
+		switch k {
+		case "name":
+			p.Name, ok = jsonscan.Unquote(v)
+		case "arguments":
+			p.Arguments = v
+		case "task":
+			p.Task = v
+		case "requestState":
+			p.RequestState = v
+		case "inputResponses":
+			p.InputResponses = v
+		case "_meta":
+			p.Meta, ok = scanMeta(v)
+		default:
+			ok = false
+		}
+		return ok
+	}) && ok
+}
+
+func scanMeta(v []byte) (map[string]json.RawMessage, bool) {
+	if string(v) == "null" {
+		return nil, true
+	}
+	m := map[string]json.RawMessage{}
+	return m, jsonscan.Object(v, func(k string, v []byte) bool {
+		m[k] = v
+		return true
+	})
 }
 
 // fastTool is the one tool served on the fast path.

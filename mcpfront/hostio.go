@@ -175,7 +175,7 @@ type hostEnvelope struct {
 
 func (h *hostIO) dispatch(ctx context.Context, msg []byte) {
 	var fr hostFrame
-	if json.Unmarshal(msg, &fr) != nil {
+	if !fr.scan(msg) && json.Unmarshal(msg, &fr) != nil {
 		// Params of another shape than a tools/call's: route on the
 		// envelope alone.
 		var env hostEnvelope
