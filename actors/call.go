@@ -95,7 +95,41 @@ func (c *Conn) Call(ctx context.Context, req CallRequest) (*Outcome, error) {
 	if req.Task != nil && req.Kind == KindTool {
 		return c.callTask(ctx, req)
 	}
+	if out, err, ok := c.callExpress(ctx, req); ok {
+		return out, err
+	}
 	return c.call(ctx, req)
+}
+
+// callExpress runs a plain tool call on the express path and waits for it
+// there: one hand-off (the read loop's answer) instead of two mailbox round
+// trips and the response channel. ok is false when the connection is not in
+// a state for it (nothing was sent).
+func (c *Conn) callExpress(ctx context.Context, req CallRequest) (out *Outcome, err error, ok bool) {
+	if req.Kind != KindTool || ctx.Err() != nil {
+		return nil, nil, false
+	}
+	args, merr := json.Marshal(argsOrEmpty(req.Args))
+	if merr != nil {
+		return nil, nil, false
+	}
+	type result struct {
+		out *Outcome
+		err error
+	}
+	done := make(chan result, 1)
+	_, ok = c.expressWith(ExpressRequest{Name: req.Name, Args: args, Timeout: req.Timeout, OnProgress: req.OnProgress},
+		func(ec *expressCall) {
+			// The caller's cancellation, with its cause, as Call treats it.
+			stop := context.AfterFunc(ctx, func() { c.cancelExpress(ec, context.Cause(ctx)) })
+			ec.onDone = func() { stop() }
+		},
+		func(o *Outcome, e error) { done <- result{o, e} })
+	if !ok {
+		return nil, nil, false
+	}
+	r := <-done
+	return r.out, r.err, true
 }
 
 func (c *Conn) call(ctx context.Context, req CallRequest) (*Outcome, error) {

@@ -98,6 +98,22 @@ type toolSet struct {
 	// (a call checks them; reading a schema per call was a decode per call).
 	indexOnce sync.Once
 	required  map[string][]string
+	rawOnce   sync.Once
+	rawByName map[string]json.RawMessage
+}
+
+// rawOf returns tool name's definition as the server sent it (the first,
+// if it lists the name twice), from an index built on first use.
+func (s *toolSet) rawOf(name string) json.RawMessage {
+	s.rawOnce.Do(func() {
+		s.rawByName = make(map[string]json.RawMessage, len(s.raw))
+		for _, r := range s.raw {
+			if n := snapshot.Read(r).Name; s.rawByName[n] == nil {
+				s.rawByName[n] = r
+			}
+		}
+	})
+	return s.rawByName[name]
 }
 
 // requiredOf returns the arguments tool name requires; ok is false when the

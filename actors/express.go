@@ -60,7 +60,8 @@ type expressCall struct {
 	// what the Outcome needs
 	stderrMark     int
 	noise, errsBef int
-	tracked        bool // its progress is tracked (to relay it)
+	tracked        bool   // its progress is tracked (to relay it)
+	onDone         func() // run once the call is finished, before done
 }
 
 // Express starts req and returns true; done is then called exactly once
@@ -70,6 +71,12 @@ type expressCall struct {
 // call as a client's cancellation does (the server is told; done gets the
 // CANCELLED error).
 func (c *Conn) Express(req ExpressRequest, done func(*Outcome, error)) (cancel func(), ok bool) {
+	return c.expressWith(req, nil, done)
+}
+
+// expressWith is Express; prepare, if set, sees the call once it is
+// registered and before its request is sent.
+func (c *Conn) expressWith(req ExpressRequest, prepare func(*expressCall), done func(*Outcome, error)) (cancel func(), ok bool) {
 	args, ok := compactArgs(req.Args)
 	if !ok {
 		return nil, false
@@ -94,19 +101,26 @@ func (c *Conn) Express(req ExpressRequest, done func(*Outcome, error)) (cancel f
 	if t.calls == nil {
 		t.calls = map[int]*expressCall{}
 	}
-	t.calls[ec.clock.id] = ec
-	c.armExpress(ec)
-	t.mu.Unlock()
-
+	// Everything the call's finishing reads is set before its timer can
+	// fire or its answer come.
 	if s.proc != nil {
 		ec.stderrMark = s.proc.Stderr().Total()
 	}
 	ec.noise, ec.errsBef = s.evidence.Counts()
+	if prepare != nil {
+		prepare(ec)
+		if after := ec.onDone; after != nil {
+			ec.done = func(o *Outcome, err error) { after(); done(o, err) }
+		}
+	}
 	if ec.tracked = req.OnProgress != nil; ec.tracked {
 		// Progress matters only to relay it: an express call's outcome is
 		// shown without its progress log.
 		c.notes.trackProgress(ec.clock.token, now, req.OnProgress)
 	}
+	t.calls[ec.clock.id] = ec
+	c.armExpress(ec)
+	t.mu.Unlock()
 	msg := expressMessage(idStr, ec.clock.token, req.Name, args)
 	answer := func(resp *transport.JSONRPCResponse, err error) { c.expressAnswered(ec, resp, err) }
 	var err error

@@ -325,12 +325,7 @@ func (c *Conn) RawTool(ctx context.Context, name string) (json.RawMessage, error
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range set.raw {
-		if snapshot.Read(r).Name == name {
-			return r, nil
-		}
-	}
-	return nil, nil
+	return set.rawOf(name), nil
 }
 
 func (c *Conn) toolSet(ctx context.Context, fresh bool) (*toolSet, error) {

@@ -265,6 +265,10 @@ func (d *daemon) handle(ctx context.Context, c net.Conn) {
 	reply := d.answer(ctx, req)
 	d.reply(c, reply)
 	c.Close()
+	if req.Op != OpPing && req.Op != OpClose && reply.Code != ExitUsage {
+		// After the reply: the client need not wait for the record.
+		d.notePid(ctx)
+	}
 	<-watched
 	if req.Op == OpClose {
 		d.stop()
@@ -318,7 +322,6 @@ func (d *daemon) answer(ctx context.Context, req *Request) (reply Reply) {
 		d.idle.Store(int64(*req.IdleMinutes * float64(time.Minute)))
 		d.update(func(r *Record) { r.IdleMinutes = *req.IdleMinutes })
 	}
-	defer d.notePid(ctx)
 	return d.handler(ctx, d.reg, d.name, req)
 }
 
