@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
+	"github.com/spf13/pflag"
 
 	"github.com/run-mcp/run-mcp/cli"
 )
@@ -73,9 +74,46 @@ func run(out, version string, date time.Time) error {
 	if err := os.MkdirAll(man, 0o755); err != nil {
 		return err
 	}
+	manSafe(root)
 	header := &doc.GenManHeader{Title: "RUN-MCP", Section: "1", Source: "run-mcp " + version, Manual: "run-mcp manual", Date: &date}
 	if err := doc.GenManTree(root, header, man); err != nil {
 		return fmt.Errorf("write the man pages: %w", err)
 	}
 	return nil
+}
+
+// manSafe rewrites the help texts of the tree for the man pages, which
+// cobra renders through Markdown: a placeholder such as <subcommand> would
+// be taken for an HTML tag and vanish, and an indented example line would
+// be run into the paragraph before it. Placeholders are escaped and example
+// lines (indented by two spaces) become code blocks. The tree is a fresh
+// one, made for these pages alone.
+func manSafe(c *cobra.Command) {
+	c.Long = manText(c.Long)
+	c.Example = manText(c.Example)
+	for _, fs := range []*pflag.FlagSet{c.Flags(), c.PersistentFlags()} {
+		fs.VisitAll(func(f *pflag.Flag) {
+			f.Usage = escapeAngles(f.Usage)
+			f.DefValue = escapeAngles(f.DefValue)
+		})
+	}
+	for _, sub := range c.Commands() {
+		manSafe(sub)
+	}
+}
+
+func manText(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "  ") {
+			lines[i] = "    " + l // a Markdown code block: kept as written
+			continue
+		}
+		lines[i] = escapeAngles(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func escapeAngles(s string) string {
+	return strings.NewReplacer("<", "\\<", ">", "\\>").Replace(s)
 }
