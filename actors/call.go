@@ -118,7 +118,7 @@ func (c *Conn) callExpress(ctx context.Context, req CallRequest) (out *Outcome, 
 		err error
 	}
 	done := make(chan result, 1)
-	_, ok = c.expressWith(ExpressRequest{Name: req.Name, Args: args, Timeout: req.Timeout, OnProgress: req.OnProgress},
+	_, ok = c.expressWith(ExpressRequest{Name: req.Name, Args: args, Timeout: req.Timeout, OnProgress: req.OnProgress, KeepProgress: true},
 		func(ec *expressCall) {
 			// The caller's cancellation, with its cause, as Call treats it.
 			stop := context.AfterFunc(ctx, func() { c.cancelExpress(ec, context.Cause(ctx)) })

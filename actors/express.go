@@ -36,6 +36,9 @@ type ExpressRequest struct {
 	OnProgress func(ProgressEvent)
 	// Batch, if set, holds the request until its owner flushes it.
 	Batch *wire.Batch
+	// KeepProgress records the call's progress in its Outcome (and waits
+	// for a final update that trails the result) even with no OnProgress.
+	KeepProgress bool
 }
 
 // expressTable holds a Conn's express calls in flight. Its lock, not the
@@ -113,9 +116,9 @@ func (c *Conn) expressWith(req ExpressRequest, prepare func(*expressCall), done 
 			ec.done = func(o *Outcome, err error) { after(); done(o, err) }
 		}
 	}
-	if ec.tracked = req.OnProgress != nil; ec.tracked {
-		// Progress matters only to relay it: an express call's outcome is
-		// shown without its progress log.
+	if ec.tracked = req.OnProgress != nil || req.KeepProgress; ec.tracked {
+		// The agent's express calls show no progress log: without a relay
+		// their progress is not tracked at all.
 		c.notes.trackProgress(ec.clock.token, now, req.OnProgress)
 	}
 	t.calls[ec.clock.id] = ec
