@@ -198,17 +198,9 @@ func skipObject(b []byte, i, depth int) (int, bool) {
 		if i, ok = skipValue(b, skipSpace(b, i+1), depth); !ok {
 			return 0, false
 		}
-		i = skipSpace(b, i)
-		if i >= len(b) {
-			return 0, false
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			return i + 1, true
-		default:
-			return 0, false
+		var more bool
+		if i, more, ok = afterItem(b, i, '}'); !ok || !more {
+			return i, ok
 		}
 	}
 }
@@ -223,17 +215,26 @@ func skipArray(b []byte, i, depth int) (int, bool) {
 		if i, ok = skipValue(b, i, depth); !ok {
 			return 0, false
 		}
-		i = skipSpace(b, i)
-		if i >= len(b) {
-			return 0, false
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case ']':
-			return i + 1, true
-		default:
-			return 0, false
+		var more bool
+		if i, more, ok = afterItem(b, i, ']'); !ok || !more {
+			return i, ok
 		}
 	}
+}
+
+// afterItem reads what follows a member or an element from b[i]: a comma
+// (more is true, next is the start of the next one) or close (next is just
+// past it).
+func afterItem(b []byte, i int, close byte) (next int, more, ok bool) {
+	i = skipSpace(b, i)
+	if i >= len(b) {
+		return 0, false, false
+	}
+	switch b[i] {
+	case ',':
+		return skipSpace(b, i+1), true, true
+	case close:
+		return i + 1, false, true
+	}
+	return 0, false, false
 }

@@ -31,17 +31,9 @@ func ObjectAt(b []byte, i int, member func(key string, i int) (end int, ok bool)
 		if i, ok = member(key, skipSpace(b, i+1)); !ok {
 			return 0, false
 		}
-		i = skipSpace(b, i)
-		if i >= len(b) {
-			return 0, false
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			return i + 1, true
-		default:
-			return 0, false
+		var more bool
+		if i, more, ok = afterItem(b, i, '}'); !ok || !more {
+			return i, ok
 		}
 	}
 }
@@ -60,17 +52,9 @@ func ArrayAt(b []byte, i int, element func(i int) (end int, ok bool)) (end int, 
 		if i, ok = element(i); !ok {
 			return 0, false
 		}
-		i = skipSpace(b, i)
-		if i >= len(b) {
-			return 0, false
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case ']':
-			return i + 1, true
-		default:
-			return 0, false
+		var more bool
+		if i, more, ok = afterItem(b, i, ']'); !ok || !more {
+			return i, ok
 		}
 	}
 }
