@@ -102,19 +102,26 @@ func (t *Transport) take(key string) (waiter, bool) {
 // tells its request's waiter (the call fails as a blocked write does on the
 // slow path).
 func (t *Transport) writeAsync(keys []string, msg []byte) error {
+	_, err := t.writeAsyncKept(keys, msg)
+	return err
+}
+
+// writeAsyncKept is writeAsync; done says msg was written (or refused) at
+// once, so its buffer is the caller's again.
+func (t *Transport) writeAsyncKept(keys []string, msg []byte) (done bool, err error) {
 	msg = append(msg, '\n')
 	t.queueMu.Lock()
 	if t.draining {
 		t.queue = append(t.queue, queued{keys: keys, msg: msg})
 		t.queueMu.Unlock()
-		return nil
+		return false, nil
 	}
 	select {
 	case t.writing <- struct{}{}:
 	default: // a blocking write holds the lock: queue behind it
 		t.startDrain(queued{keys: keys, msg: msg}, false)
 		t.queueMu.Unlock()
-		return nil
+		return false, nil
 	}
 	t.queueMu.Unlock()
 	n, tried, err := tryWrite(t.writer, msg)
@@ -122,18 +129,18 @@ func (t *Transport) writeAsync(keys []string, msg []byte) error {
 	case !tried:
 		err = t.writeLocked(msg, time.Now().Add(defaultWriteTimeout))
 		t.unlockWrite()
-		return err
+		return true, err
 	case err != nil:
 		t.unlockWrite()
-		return &ClosedError{Reason: fmt.Errorf("write to the server's stdin: %w", err)}
+		return true, &ClosedError{Reason: fmt.Errorf("write to the server's stdin: %w", err)}
 	case n == len(msg):
 		t.unlockWrite()
-		return nil
+		return true, nil
 	}
 	t.queueMu.Lock()
 	t.startDrain(queued{keys: keys, msg: msg[n:]}, true)
 	t.queueMu.Unlock()
-	return nil
+	return false, nil
 }
 
 // queued is a frame (or the rest of one) waiting to be written.
@@ -233,6 +240,8 @@ func (t *Transport) SendBatched(b *Batch, key string, msg []byte, answer func(*t
 	if q == nil {
 		q = &queued{}
 		b.frames[t] = q
+	}
+	if len(q.keys) == 0 {
 		b.order = append(b.order, t)
 	}
 	q.keys = append(q.keys, key)
@@ -241,14 +250,24 @@ func (t *Transport) SendBatched(b *Batch, key string, msg []byte, answer func(*t
 }
 
 // Flush writes what b holds, each transport's requests in the order sent.
+// A buffer written at once is kept for the next round (one that had to
+// queue belongs to the queue now).
 func (b *Batch) Flush() {
 	for _, t := range b.order {
 		q := b.frames[t]
-		delete(b.frames, t)
 		msg := q.msg[:len(q.msg)-1] // writeAsync ends the line itself
-		if err := t.writeAsync(q.keys, msg); err != nil {
+		kept, err := t.writeAsyncKept(q.keys, msg)
+		if err != nil {
 			t.failWaiters(q.keys, err)
 		}
+		if kept && err == nil && cap(q.msg) <= maxKeptBatch {
+			q.msg, q.keys = q.msg[:0], q.keys[:0]
+			continue
+		}
+		delete(b.frames, t)
 	}
 	b.order = b.order[:0]
 }
+
+// maxKeptBatch bounds a buffer a Batch keeps between rounds.
+const maxKeptBatch = 256 << 10

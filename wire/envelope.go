@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/run-mcp/run-mcp/internal/jsonscan"
 )
 
@@ -31,10 +33,25 @@ func scanEnvelope(line []byte) (envelope, bool) {
 		case "result":
 			env.Result = val
 		case "jsonrpc":
+			if s, ok := jsonscan.Unquote(val); ok {
+				env.JSONRPC = s
+				return true
+			}
 			return json.Unmarshal(val, &env.JSONRPC) == nil
 		case "id":
+			// run-mcp's own ids are strings: read them without
+			// encoding/json (RequestId keeps a string as it is).
+			if s, ok := jsonscan.Unquote(val); ok {
+				id := mcp.NewRequestId(s)
+				env.ID = &id
+				return true
+			}
 			return json.Unmarshal(val, &env.ID) == nil
 		case "method":
+			if s, ok := jsonscan.Unquote(val); ok {
+				env.Method = &s
+				return true
+			}
 			return json.Unmarshal(val, &env.Method) == nil
 		case "error":
 			return json.Unmarshal(val, &env.Error) == nil
