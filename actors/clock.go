@@ -26,7 +26,12 @@ type callState struct {
 }
 
 // openRound pauses every clock; it returns when the round opened.
+//
+// The express calls' clocks are paused here, on the caller's goroutine, not
+// through the mailbox: an express call's answer does not pass the actor, so
+// a round posted there could be recorded after the call it belongs to ended.
 func (c *Conn) openRound() time.Time {
+	c.expressRoundOpened(time.Now())
 	c.post(func(st *connState) {
 		st.roundSeq++
 		st.openRounds++
@@ -36,7 +41,6 @@ func (c *Conn) openRound() time.Time {
 				c.pause(call, now)
 			}
 		}
-		c.expressRoundOpened(now)
 	})
 	return time.Now()
 }
@@ -47,20 +51,20 @@ func (c *Conn) closeRound(opened time.Time, r Round) {
 	if r.Duration == 0 {
 		r.Duration = time.Since(opened)
 	}
+	rr := r
+	rr.MS = rr.Duration.Milliseconds()
+	c.expressRoundClosed(time.Now(), rr) // before the server can answer the call: see openRound
 	c.post(func(st *connState) {
 		now := time.Now()
 		if st.openRounds > 0 {
 			st.openRounds--
 		}
-		rr := r
-		rr.MS = rr.Duration.Milliseconds()
 		for _, call := range st.calls {
 			call.rounds = append(call.rounds, rr)
 			if st.openRounds == 0 {
 				c.resume(call, now)
 			}
 		}
-		c.expressRoundClosed(now, rr)
 	})
 }
 

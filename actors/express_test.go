@@ -1,9 +1,16 @@
 package actors
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // The express path writes its tools/call by hand: it must be the request
@@ -32,5 +39,48 @@ func TestExpressMessageIsTheRequest(t *testing.T) {
 		if want, _ := json.Marshal(name); string(appendJSONString(nil, name)) != string(want) {
 			t.Errorf("%q: quoted as %s, json.Marshal writes %s", name, appendJSONString(nil, name), want)
 		}
+	}
+}
+
+// wedgingHost answers a form after wedging the connection's actor, so
+// nothing posted to its mailbox runs until the test releases it.
+type wedgingHost struct {
+	Headless
+	conn    func() *Conn
+	release chan struct{}
+}
+
+func (h wedgingHost) Caps() HostCaps { return HostCaps{ElicitForm: true} }
+
+func (h wedgingHost) Elicit(context.Context, string, mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	h.conn().post(func(*connState) { <-h.release })
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept,
+		Content: map[string]any{"name": "Ada", "colour": "blue"}}}, nil
+}
+
+// An express call's answer does not pass the actor, so the input round it
+// waited on must be on record by the time the server can answer: here the
+// actor is wedged from the moment the form is answered until the call has
+// returned, and the call still reports its round.
+func TestExpressCallKeepsItsRoundWhileTheActorIsBusy(t *testing.T) {
+	var conn atomic.Pointer[Conn]
+	host := wedgingHost{conn: func() *Conn { return conn.Load() }, release: make(chan struct{})}
+	reg := NewRegistry(Options{Host: host})
+	defer reg.Close()
+	defer close(host.release)
+	ctx := context.Background()
+	cfg := demoConfig(t)
+	cfg.Era = wire.Era{Mode: wire.EraLegacy} // express calls are of that era
+	if _, err := reg.Connect(ctx, "", cfg); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := reg.Resolve("", true)
+	conn.Store(c)
+	out, err := c.Call(ctx, CallRequest{Kind: KindTool, Name: "ask_name", Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Rounds) != 1 || out.Rounds[0].Kind != "elicitation" || out.Rounds[0].Outcome != "accepted" {
+		t.Fatalf("the call's rounds: %+v, want the one accepted elicitation", out.Rounds)
 	}
 }
