@@ -67,7 +67,17 @@ func TestExpressCallKeepsItsRoundWhileTheActorIsBusy(t *testing.T) {
 	host := wedgingHost{conn: func() *Conn { return conn.Load() }, release: make(chan struct{})}
 	reg := NewRegistry(Options{Host: host})
 	defer reg.Close()
-	defer close(host.release)
+	returned := make(chan struct{})
+	defer close(returned)
+	go func() {
+		// Should the call wait for the actor after all (the failure this
+		// test looks for), unwedge it rather than hang.
+		select {
+		case <-returned:
+		case <-time.After(30 * time.Second):
+		}
+		close(host.release)
+	}()
 	ctx := context.Background()
 	cfg := demoConfig(t)
 	cfg.Era = wire.Era{Mode: wire.EraLegacy} // express calls are of that era
@@ -76,11 +86,35 @@ func TestExpressCallKeepsItsRoundWhileTheActorIsBusy(t *testing.T) {
 	}
 	c, _ := reg.Resolve("", true)
 	conn.Store(c)
+	waitExpressReady(t, c) // the demo server's roots request at connect may still be open
 	out, err := c.Call(ctx, CallRequest{Kind: KindTool, Name: "ask_name", Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
+	select {
+	case <-host.release:
+		t.Fatal("the call waited for the wedged actor: it did not take the express path")
+	default:
+	}
 	if len(out.Rounds) != 1 || out.Rounds[0].Kind != "elicitation" || out.Rounds[0].Outcome != "accepted" {
 		t.Fatalf("the call's rounds: %+v, want the one accepted elicitation", out.Rounds)
+	}
+}
+
+// waitExpressReady waits until express calls may start on c: live, and no
+// client-input round open.
+func waitExpressReady(t *testing.T, c *Conn) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		c.fast.mu.Lock()
+		ready := c.fast.sess != nil && c.fast.rounds == 0
+		c.fast.mu.Unlock()
+		if ready {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the connection never became ready for express calls")
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
