@@ -150,6 +150,9 @@ func compactArgs(raw json.RawMessage) ([]byte, bool) {
 	if raw[0] != '{' {
 		return nil, false
 	}
+	if bytes.IndexAny(raw, "\r\n") < 0 && json.Valid(raw) {
+		return raw, true // already one line: the host's frame, or json.Marshal's
+	}
 	var b bytes.Buffer
 	b.Grow(len(raw))
 	if json.Compact(&b, raw) != nil {
