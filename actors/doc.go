@@ -8,6 +8,9 @@
 // operations; front ends only send it messages and wait on the reply with
 // their context. Logs fed by I/O goroutines (stderr ring, stdout evidence,
 // notification log) lock internally so a read loop never waits on a mailbox.
+// The one exception to the mailbox is the express path (express.go): plain
+// tool calls registered in a table under its own lock, which the actor
+// publishes its session into and cancels in its own operations.
 //
 // actors never imports a front end and never writes to stdout.
 package actors

@@ -4,7 +4,8 @@
 // noise, the stderr ring, the sentence that says how a process ended, HTTP
 // targets, and the protocol era chosen at connect.
 //
-// wire imports nothing of run-mcp's own. It never writes to the process's
+// Of run-mcp's own packages wire imports only internal helpers that import
+// nothing of run-mcp's (internal/supervise, internal/jsonscan). It never writes to the process's
 // stdout (that is the agent server's protocol channel), and it never leaves a
 // child running: every Process it starts is stopped by Stop or dies with
 // run-mcp through the parent-death signal.

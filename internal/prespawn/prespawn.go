@@ -1,19 +1,3 @@
-// Package prespawn starts run-mcp's supervisor (see internal/supervise) for
-// a one-shot command's server while run-mcp itself is still starting.
-//
-// A supervisor is a second start of the run-mcp binary, some milliseconds
-// of Go runtime and page faults, which a one-shot command used to pay
-// between its own start and its server's. Started from this package's init
-// function, which runs before the heavy package inits (mcp-go's JSON-schema
-// compiler above all: import paths order the inits, and this one sorts
-// before it), the spare supervisor starts while run-mcp does, and the
-// command hands it the server once it knows it.
-//
-// The command line is read with a cheap, conservative guess: a one-shot
-// subcommand with a target command after "--". A wrong guess costs only the
-// spare, which exits when run-mcp does; a command the guess misses starts
-// its supervisor as before. Only the run-mcp command imports this package:
-// test binaries never start a spare.
 package prespawn
 
 import "strings"
