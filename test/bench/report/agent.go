@@ -169,6 +169,29 @@ func (a agentEnv) direct() (caller, error) {
 	return caller{r: r}, r.initialize()
 }
 
+// sides starts the three the agent rows compare: the direct connection, the
+// agent server and the bare relay; closeAll stops those started.
+func (a agentEnv) sides() (direct, agent, relay caller, closeAll func(), err error) {
+	var started []caller
+	closeAll = func() {
+		for _, c := range started {
+			c.r.close()
+		}
+	}
+	for _, start := range []func() (caller, error){a.direct, func() (caller, error) { return a.agent(0) }, a.relayed} {
+		c, err := start()
+		if err != nil {
+			if c.r != nil { // started, but its handshake failed
+				c.r.close()
+			}
+			closeAll()
+			return caller{}, caller{}, caller{}, nil, err
+		}
+		started = append(started, c)
+	}
+	return started[0], started[1], started[2], closeAll, nil
+}
+
 // relayed is a direct connection with test/bench/relay in between.
 func (a agentEnv) relayed() (caller, error) {
 	r, err := startRPC(a.env, append([]string{a.relay}, a.target...)...)

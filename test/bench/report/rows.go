@@ -73,21 +73,11 @@ func measures(cfg config, b bins, env []string, tmp string) []measure {
 }
 
 func agentLatency(cfg config, a agentEnv) ([]row, error) {
-	d, err := a.direct()
+	d, t, rl, closeAll, err := a.sides()
 	if err != nil {
 		return nil, err
 	}
-	defer d.r.close()
-	t, err := a.agent(0)
-	if err != nil {
-		return nil, err
-	}
-	defer t.r.close()
-	rl, err := a.relayed()
-	if err != nil {
-		return nil, err
-	}
-	defer rl.r.close()
+	defer closeAll()
 	var direct, through, relayed []time.Duration
 	block := max(cfg.seqCalls/cfg.rounds, 1)
 	for _, c := range []caller{d, t, rl} { // warm them up
@@ -119,21 +109,11 @@ func agentLatency(cfg config, a agentEnv) ([]row, error) {
 }
 
 func agentThroughput(cfg config, a agentEnv) ([]row, error) {
-	d, err := a.direct()
+	d, t, rl, closeAll, err := a.sides()
 	if err != nil {
 		return nil, err
 	}
-	defer d.r.close()
-	t, err := a.agent(0)
-	if err != nil {
-		return nil, err
-	}
-	defer t.r.close()
-	rl, err := a.relayed()
-	if err != nil {
-		return nil, err
-	}
-	defer rl.r.close()
+	defer closeAll()
 	var fd, ft, fr []float64
 	for range max(cfg.rounds/2, 1) {
 		x, err := inFlight(d, cfg.flightCalls, 128)
