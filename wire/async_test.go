@@ -182,3 +182,50 @@ func TestBatchHoldsUntilFlush(t *testing.T) {
 		}
 	}
 }
+
+// A write made with a deadline (here a notification sent under a context
+// that ends soon, as a short call's cancellation is) leaves no deadline on
+// the pipe: once it has passed, the next request still goes out and is
+// answered. Before the fix every later write failed with "i/o timeout", so
+// a session or agent connection broke for good 30 s after its handshake.
+func TestAPassedWriteDeadlineDoesNotBreakLaterWrites(t *testing.T) {
+	s := newOSPipeServer(t)
+	lines := bufio.NewReader(s.stdinR)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := s.tr.SendNotification(ctx, mcp.JSONRPCNotification{JSONRPC: "2.0", Notification: mcp.Notification{Method: "notifications/cancelled"}}); err != nil {
+		t.Fatalf("the notification was not written: %v", err)
+	}
+	if _, err := lines.ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	<-ctx.Done()
+	time.Sleep(20 * time.Millisecond) // past the deadline, whatever the clock's grain
+
+	answered := make(chan answerOf, 1)
+	key := mcp.NewRequestId("late").String()
+	if err := s.tr.SendAsync(key, request("late", 10), func(resp *transport.JSONRPCResponse, err error) {
+		a := answerOf{key: key, err: err}
+		if resp != nil {
+			a.res = string(resp.Result)
+		}
+		answered <- a
+	}); err != nil {
+		t.Fatalf("a request after the deadline passed was refused: %v", err)
+	}
+	line, err := lines.ReadString('\n')
+	if err != nil || !strings.Contains(line, `"late"`) {
+		t.Fatalf("the request did not reach the server: %q, %v", line, err)
+	}
+	if _, err := s.stdout.WriteString(`{"jsonrpc":"2.0","id":"late","result":{"ok":true}}` + "\n"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case a := <-answered:
+		if a.err != nil || a.res != `{"ok":true}` {
+			t.Fatalf("answer: %+v", a)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the request was never answered")
+	}
+}

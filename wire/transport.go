@@ -412,10 +412,15 @@ func (t *Transport) write(ctx context.Context, msg []byte) error {
 	return t.writeLocked(msg, deadline)
 }
 
-// writeLocked writes msg under the write lock, by deadline.
+// writeLocked writes msg under the write lock, by deadline. The deadline is
+// cleared again before the lock is given up: it stays on the pipe
+// otherwise, and once it passes, every later write on the pipe, tryWrite's
+// included, fails at once with "i/o timeout" on a target that is reading
+// fine.
 func (t *Transport) writeLocked(msg []byte, deadline time.Time) error {
 	if d, ok := t.writer.(deadliner); ok {
 		_ = d.SetWriteDeadline(deadline)
+		defer func() { _ = d.SetWriteDeadline(time.Time{}) }()
 	}
 	_, err := t.writer.Write(msg)
 	if errors.Is(err, os.ErrDeadlineExceeded) {

@@ -1,8 +1,10 @@
 package agent
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/run-mcp/run-mcp/test/targets"
 )
@@ -53,5 +55,34 @@ func TestTargetThatStopsReadingStallsNothingElse(t *testing.T) {
 	h.send(t, toolCall("again", "mcp_server_status", map[string]any{"connection": "deaf"}))
 	if text, isErr := resultText(t, h.await(t, "again")); isErr {
 		t.Errorf("status after the timeout: %s", text)
+	}
+}
+
+// A connection keeps working after the deadline of an earlier write has
+// passed. A call that times out is followed by notifications/cancelled,
+// written under a deadline of its own (a second); the plain calls made
+// after that deadline take the express path. Before the fix the deadline
+// stayed on the target's stdin, and every express call after it failed with
+// "The server died during the call: ... i/o timeout" on a target that was
+// alive and reading: in a session, 30 s after the handshake at the latest.
+func TestConnectionOutlivesAnEarlierWriteDeadline(t *testing.T) {
+	t.Parallel()
+	h := startRaw(t)
+	h.send(t, toolCall("c", "connect_to_mcp", map[string]any{"command": bin, "args": demoArgs(), "name": "demo"}))
+	if text, isErr := resultText(t, h.await(t, "c")); isErr {
+		t.Fatalf("connect: %s", text)
+	}
+	h.send(t, toolCall("timed-out", "call_mcp_primitive", map[string]any{"type": "tool", "name": "slow",
+		"arguments": map[string]any{"seconds": 30, "steps": 1}, "timeout_ms": 200}))
+	if text, isErr := resultText(t, h.await(t, "timed-out")); !isErr || !strings.Contains(text, "timed out") {
+		t.Fatalf("the slow call: got %q (error %v), want its timeout", text, isErr)
+	}
+	time.Sleep(1500 * time.Millisecond) // past the cancellation's write deadline
+	for i := range 3 {
+		id := fmt.Sprintf("after-%d", i)
+		h.send(t, toolCall(id, "call_mcp_primitive", map[string]any{"type": "tool", "name": "echo", "arguments": map[string]any{"message": id}}))
+		if text, isErr := resultText(t, h.await(t, id)); isErr || text != "echo: "+id {
+			t.Fatalf("call %s after the earlier deadline passed: got %q (error %v)", id, text, isErr)
+		}
 	}
 }
