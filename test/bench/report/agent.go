@@ -135,13 +135,18 @@ func vmHWMKB(pid int) int64 {
 type caller struct {
 	r       *rpc
 	through bool
+	token   bool // a direct call that offers a progress token, as run-mcp does on every call
 }
 
 const echoArgs = `{"message":"hi"}`
 
 func (c caller) echo(connection string) error {
 	if !c.through {
-		_, err := c.r.call("tools/call", `{"name":"echo","arguments":`+echoArgs+`}`)
+		meta := ""
+		if c.token {
+			meta = `"_meta":{"progressToken":"bench"},`
+		}
+		_, err := c.r.call("tools/call", `{`+meta+`"name":"echo","arguments":`+echoArgs+`}`)
 		return err
 	}
 	conn := ""
