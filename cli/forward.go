@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -172,7 +173,11 @@ func attachOrStart(cmd *cobra.Command, g *globals, dir string, sp *split) (*sess
 		return rec, false, nil
 	}
 	if len(sp.target) == 0 && g.server == "" {
-		return nil, false, exitf(ExitUsage, "Session %q is not running. Start it by giving the server to run: run-mcp %s --session %s -- <your server command> (or --server NAME)", name, cmd.Name(), name)
+		why := ""
+		if ended := session.HowItEnded(dir, name); ended != "" {
+			why = fmt.Sprintf(": %s (its log: %s)", ended, session.LogPath(dir, name))
+		}
+		return nil, false, exitf(ExitUsage, "Session %q is not running%s. Start it by giving the server to run: run-mcp %s --session %s -- <your server command> (or --server NAME)", name, why, cmd.Name(), name)
 	}
 	cfg, err := g.config(sp.target)
 	if err != nil {
@@ -208,6 +213,7 @@ func daemonTrouble(dir string, rec *session.Record, err error) error {
 			rec.Name, rec.DaemonPid, err, session.LogPath(dir, rec.Name), rec.Name)
 	}
 	session.Prune(dir, rec)
-	return exitf(ExitToolError, "session %q is gone: its daemon is not answering (%v), so its record was removed. Its log says: %s. Start it again by giving the server to run",
-		rec.Name, err, session.LogTail(dir, rec.Name))
+	return exitf(ExitToolError, "session %q is gone: its daemon is not answering (%v), so its record was removed. Its log says: %s\n"+
+		"Start it again by giving the server to run: run-mcp call --session %s -- <your server command> (or --server NAME)",
+		rec.Name, err, session.LogTail(dir, rec.Name), rec.Name)
 }

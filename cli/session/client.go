@@ -176,3 +176,27 @@ func readStatus(f *os.File, wait time.Duration) ([]byte, error) {
 		return nil, os.ErrDeadlineExceeded
 	}
 }
+
+// HowItEnded is why a session with no record stopped by itself, from the
+// last words of its daemon's log: "it closed after 3s without a command
+// (--idle-timeout)", or "its daemon was signalled to stop"; "" when the log
+// says neither (close-session, or no log at all).
+func HowItEnded(dir, name string) string {
+	b, err := safesocket.ReadPrivate(LogPath(dir, name), 64<<20)
+	if err != nil {
+		return ""
+	}
+	prefix := "session " + name + ": "
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	for i := len(lines) - 1; i >= 0 && i >= len(lines)-3; i-- {
+		_, said, ok := strings.Cut(lines[i], prefix)
+		switch {
+		case !ok:
+		case strings.HasPrefix(said, "closing after ") && strings.HasSuffix(said, "(--idle-timeout)"):
+			return "it closed after " + strings.TrimPrefix(said, "closing after ")
+		case said == "signalled to stop":
+			return "its daemon was signalled to stop"
+		}
+	}
+	return ""
+}
