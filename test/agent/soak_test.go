@@ -1,9 +1,12 @@
 package agent
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/run-mcp/run-mcp/test/targets"
 )
@@ -60,5 +63,36 @@ func TestModernHTTPListenStreamsCarryTheMethodHeader(t *testing.T) {
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
+	}
+}
+
+// The host going away (its stdin closed, or SIGTERM) ends run-mcp at once
+// even while a call is in flight: the call is cancelled, not waited for.
+// Before the fix a call on the express path held run-mcp until the target
+// answered it: with a 20 s tool in flight run-mcp took the rest of the 20 s
+// to exit (with a 5-minute tool, 5 minutes), its targets running meanwhile.
+func TestHostLeavingDoesNotWaitForACallInFlight(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	pid := pidOf(t, connectDemo(t, h, ""))
+	go func() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "call_mcp_primitive"
+		req.Params.Arguments = map[string]any{"type": "tool", "name": "slow", "arguments": map[string]any{"seconds": 20, "steps": 1}}
+		_, _ = h.c.CallTool(context.Background(), req) // ends with the host's close
+	}()
+	if !eventually(10*time.Second, func() bool {
+		text, _ := callText(t, h, "mcp_server_status", map[string]any{})
+		return strings.Contains(text, "Calls in flight: 1")
+	}) {
+		t.Fatal("the slow call never showed as in flight")
+	}
+	began := time.Now()
+	_ = h.close()
+	if took := time.Since(began); took > 5*time.Second {
+		t.Errorf("run-mcp took %s to exit after its stdin closed with a 20 s call in flight, want well under 5 s", took.Round(100*time.Millisecond))
+	}
+	if !eventually(5*time.Second, func() bool { return !running(pid) }) {
+		t.Errorf("target PID %d still runs after run-mcp exited", pid)
 	}
 }
