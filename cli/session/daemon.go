@@ -149,21 +149,27 @@ func (d *daemon) stop() { d.quitOnce.Do(func() { close(d.quit) }) }
 
 // serve answers requests until close-session, the idle timeout, a signal
 // or an accept error that will not pass (returned).
-func (d *daemon) serve(ctx context.Context, ln net.Listener) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+//
+// The requests still running when it stops are cancelled with why, so their
+// callers are not told that they cancelled the call themselves.
+func (d *daemon) serve(parent context.Context, ln net.Listener) error {
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(parent))
+	defer cancel(nil)
 	fatal := make(chan error, 1)
 	go func() { fatal <- d.accept(ctx, ln) }()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	var err error
+	why := "the session's daemon stopped"
 loop:
 	for {
 		select {
-		case <-ctx.Done():
+		case <-parent.Done():
 			d.logger.Printf("session %s: signalled to stop", d.name)
+			why = "the session's daemon was signalled to stop"
 			break loop
 		case <-d.quit:
+			why = "the session was closed (close-session)"
 			break loop
 		case err = <-fatal:
 			fatal = nil
@@ -179,7 +185,7 @@ loop:
 		}
 	}
 	ln.Close()
-	cancel()
+	cancel(&actors.CallError{Code: actors.CodeCancelled, Reason: why + " while the call ran; the server was told (notifications/cancelled)"})
 	if fatal != nil {
 		<-fatal
 	}
