@@ -235,7 +235,17 @@ func (r *Registry) Resolve(name string, needLive bool) (*Conn, error) {
 	case len(r.conns) == 0:
 		return nil, coded(CodeNoConnection, "no connection is open. Call connect_to_mcp first (or pass auto_connect to call_mcp_primitive).")
 	}
-	return nil, coded(CodeNoConnection, "no connection is live; %s. Pass connection to read one, reconnect_to_mcp to restart one, or connect_to_mcp.", r.describeAll())
+	all := r.describeAll()
+	if len(r.conns) == 1 {
+		// The one record says why it ended (the server died, --idle-timeout),
+		// as a call naming it would be told.
+		for _, c := range r.conns {
+			if why := c.Why(); why != "" {
+				all += ": " + strings.TrimSuffix(why, ".")
+			}
+		}
+	}
+	return nil, coded(CodeNoConnection, "no connection is live; %s. Pass connection to read one, reconnect_to_mcp to restart one, or connect_to_mcp.", all)
 }
 
 // anyName is the expectation of a reconnect that names no connection: it

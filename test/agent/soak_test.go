@@ -96,3 +96,22 @@ func TestHostLeavingDoesNotWaitForACallInFlight(t *testing.T) {
 		t.Errorf("target PID %d still runs after run-mcp exited", pid)
 	}
 }
+
+// A call after --idle-timeout closed the only connection says that is what
+// happened. Before, it said only "no connection is live; connections:
+// default (disconnected)", as for a connection the user had closed.
+func TestCallAfterIdleCloseSaysWhy(t *testing.T) {
+	t.Parallel()
+	h := start(t, "--idle-timeout", "0.01") // 0.6 s
+	connectDemo(t, h, "")
+	if !eventually(10*time.Second, func() bool {
+		text, _ := callText(t, h, "mcp_server_status", map[string]any{})
+		return strings.Contains(text, "disconnected")
+	}) {
+		t.Fatal("the idle connection was never closed")
+	}
+	text, isErr := callText(t, h, "call_mcp_primitive", map[string]any{"type": "tool", "name": "echo", "arguments": map[string]any{"message": "x"}})
+	if !isErr || !strings.Contains(text, "NO_CONNECTION") || !strings.Contains(text, "without a call (--idle-timeout)") {
+		t.Fatalf("a call after the idle close: got %q (error %v), want NO_CONNECTION saying --idle-timeout closed it", text, isErr)
+	}
+}
