@@ -1,6 +1,10 @@
 package e2e
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -44,4 +48,49 @@ func TestSessionClosedDuringACallSaysSo(t *testing.T) {
 	r := <-done
 	r.wantCode(t, 1)
 	r.wantStderr(t, "CANCELLED: the session was closed (close-session) while the call ran")
+}
+
+// A session whose socket was removed under it (a temp-directory cleaner,
+// after the session lived long) is stopped, not orphaned. Before the fix
+// the next call judged the daemon gone by the missing socket alone, removed
+// its record and said so, and the daemon and its server ran on with nothing
+// left to stop them (close-session: "no session named ... is running").
+func TestSessionWhoseSocketWasRemovedIsStopped(t *testing.T) {
+	t.Parallel()
+	for _, how := range []string{"call", "sessions"} {
+		name := "unreachable-" + how
+		s := newSession(t, name)
+		s.run(args([]string{"list-tools", "--session", name}, demo())...).wantCode(t, 0)
+		rows := s.list()
+		if len(rows) != 1 {
+			t.Fatalf("sessions: %+v", rows)
+		}
+		recs, _ := filepath.Glob(filepath.Join(s.tmp, "run-mcp-*", "sessions", name+".json"))
+		if len(recs) != 1 {
+			t.Fatalf("the session's record under %s: %v", s.tmp, recs)
+		}
+		var rec struct {
+			Socket string `json:"socket"`
+		}
+		if b, err := os.ReadFile(recs[0]); err != nil || json.Unmarshal(b, &rec) != nil || rec.Socket == "" {
+			t.Fatalf("read the record %s: %v", recs[0], err)
+		}
+		if err := os.Remove(rec.Socket); err != nil {
+			t.Fatal(err)
+		}
+		var r result
+		if how == "call" {
+			r = s.run("call", "echo", "message=x", "--session", name)
+			r.wantCode(t, 1)
+		} else {
+			r = s.run("sessions")
+			r.wantCode(t, 0)
+		}
+		r.wantStderr(t, "socket", "is gone", "(PID "+strconv.Itoa(rows[0].DaemonPid)+")")
+		waitGone(t, rows[0].DaemonPid, "the daemon whose socket was removed")
+		waitGone(t, rows[0].Pid, "the server of the daemon whose socket was removed")
+		if rows := s.list(); len(rows) != 0 {
+			t.Fatalf("%s: the unreachable session is still listed: %+v", how, rows)
+		}
+	}
 }
