@@ -55,6 +55,7 @@ type daemon struct {
 	inFlight atomic.Int64
 	quit     chan struct{}
 	quitOnce sync.Once
+	socket   socketWatch // the socket file it listens on, checked each tick
 	handlers sync.WaitGroup
 
 	recMu sync.Mutex
@@ -102,13 +103,22 @@ func RunDaemon(ctx context.Context, version string, words actors.Words, h Handle
 	if err != nil {
 		return reportStart(status, StartStatus{Code: ExitToolError, Error: err.Error()})
 	}
-	defer safesocket.Remove(rec.Socket)
+	d0 := watchSocket(rec.Socket)
+	defer func() {
+		if !d0.lost(rec.Socket) { // not another daemon's, after ours was removed
+			safesocket.Remove(rec.Socket)
+		}
+	}()
 	if err := SaveRecord(dir, rec); err != nil {
 		ln.Close()
 		return reportStart(status, StartStatus{Code: ExitToolError, Error: err.Error()})
 	}
-	defer RemoveRecord(dir, spec.Name)
-	d := &daemon{reg: reg, handler: h, dir: dir, name: spec.Name, rec: rec, logger: logger, quit: make(chan struct{})}
+	defer func() {
+		if cur, _ := LoadRecord(dir, spec.Name); cur == nil || cur.DaemonPid == rec.DaemonPid {
+			RemoveRecord(dir, spec.Name)
+		}
+	}()
+	d := &daemon{reg: reg, handler: h, dir: dir, name: spec.Name, rec: rec, logger: logger, quit: make(chan struct{}), socket: d0}
 	d.touch()
 	d.idle.Store(int64(spec.IdleMinutes * float64(time.Minute)))
 	logger.Printf("session %s: serving %s (PID %d) on %s", spec.Name, rec.Target, rec.Pid, rec.Socket)
@@ -177,6 +187,11 @@ loop:
 				break loop
 			}
 		case <-tick.C:
+			if d.socket.lost(d.rec.Socket) {
+				d.logger.Printf("session %s: closing: its socket %s was removed or replaced (something cleaned the temp directory?), so no command can reach it", d.name, d.rec.Socket)
+				why = "the session's socket was removed from under its daemon"
+				break loop
+			}
 			idle := time.Duration(d.idle.Load())
 			if idle > 0 && d.inFlight.Load() == 0 && time.Since(time.Unix(0, d.lastUsed.Load())) > idle {
 				d.logger.Printf("session %s: closing after %s without a command (--idle-timeout)", d.name, idle)
