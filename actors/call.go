@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -354,7 +355,8 @@ func (s *session) raw(ctx context.Context, method string, params any) (json.RawM
 // rawWithID is raw with an id the caller chose (a listen stream's id is its
 // subscription id).
 func (s *session) rawWithID(ctx context.Context, id mcp.RequestId, method string, params any) (json.RawMessage, error) {
-	resp, err := s.tr.SendRequest(ctx, transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method, Params: params})
+	resp, err := s.tr.SendRequest(ctx, transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method, Params: params,
+		Header: s.standardHeaders(method, params)})
 	if err != nil {
 		if ctx.Err() != nil {
 			s.sendCancelled(id, context.Cause(ctx))
@@ -365,6 +367,25 @@ func (s *session) rawWithID(ctx context.Context, id mcp.RequestId, method string
 		return nil, &TargetError{Code: resp.Error.Code, Message: resp.Error.Message, Data: resp.Error.Data}
 	}
 	return resp.Result, nil
+}
+
+// standardHeaders are the Mcp-Method and Mcp-Name headers 2026-07-28
+// requires on a Streamable HTTP request. mcp-go's client adds them to what
+// it sends; a raw request goes past it, so it gets them here (nil on a
+// legacy connection and over stdio, which has no headers).
+func (s *session) standardHeaders(method string, params any) http.Header {
+	if !s.cfg.IsHTTP() || s.init == nil || !mcp.RequiresStandardHeaders(s.init.ProtocolVersion) {
+		return nil
+	}
+	encoded, err := json.Marshal(params)
+	if err != nil {
+		return nil
+	}
+	h := http.Header{}
+	for name, value := range mcp.StandardHeaders(s.init.ProtocolVersion, mcp.MCPMethod(method), encoded) {
+		h.Set(name, value)
+	}
+	return h
 }
 
 func (s *session) sendCancelled(id mcp.RequestId, cause error) {

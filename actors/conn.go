@@ -81,6 +81,9 @@ type Conn struct {
 	// phase mirrors the actor's phase after every operation, so the Registry
 	// can count open connections without a round trip to every actor.
 	phase atomic.Value
+	// why is st.why as of the last operation, for messages the Registry
+	// writes without a round trip through the mailbox.
+	why atomic.Value
 	// tools caches the last tool list for argument checks without a round
 	// trip through the mailbox on every call (it is hot: every tool call).
 	tools atomic.Pointer[toolSet]
@@ -209,6 +212,7 @@ func (c *Conn) run(st *connState, op func(*connState)) {
 	c.noticeDeath(st)
 	op(st)
 	c.phase.Store(st.phase)
+	c.why.Store(st.why)
 	c.fast.publish(st)
 	if st.phase != PhaseConnecting && len(st.waiters) > 0 {
 		for _, w := range st.waiters {
@@ -216,6 +220,13 @@ func (c *Conn) run(st *connState, op func(*connState)) {
 		}
 		st.waiters = nil
 	}
+}
+
+// Why is why the connection is not live, as of its last operation ("" while
+// it is, or when nothing was said).
+func (c *Conn) Why() string {
+	w, _ := c.why.Load().(string)
+	return w
 }
 
 // Phase is the connection's phase as of its last operation.

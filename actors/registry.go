@@ -91,28 +91,58 @@ func NewRegistry(opts Options) *Registry {
 
 // closeIdle disconnects live connections nobody has called for r.idle, so a
 // forgotten server (and whatever it holds) does not live until run-mcp exits.
+//
+// Idle time counts from the end of the last call: LastUsed is when a call
+// started, so a call longer than r.idle would otherwise have its connection
+// closed a tick after it ended. busy keeps, per connection, the last tick
+// that saw a call in flight, which is the end of the last call to within a
+// tick.
 func (r *Registry) closeIdle() {
 	defer close(r.idleDone)
 	tick := time.NewTicker(max(r.idle/10, 10*time.Millisecond))
 	defer tick.Stop()
+	busy := map[*Conn]time.Time{}
 	for {
 		select {
 		case <-r.stopIdle:
 			return
-		case <-tick.C:
+		case now := <-tick.C:
+			r.closeIdleOnce(busy, now)
 		}
-		for _, c := range r.Conns() {
-			if c.Phase() != PhaseLive {
-				continue
-			}
-			st, err := c.Status(context.Background())
-			if err != nil || st.InFlight > 0 || time.Since(st.LastUsed) < r.idle {
-				continue
-			}
-			why := fmt.Sprintf("it was closed after %s without a call (--idle-timeout); reconnect_to_mcp starts it again", fmtDur(r.idle))
-			if _, err := c.disconnect(context.Background(), why); err == nil {
-				r.env.log.Warn("closed an idle connection", "connection", c.name, "idle", r.idle)
-			}
+	}
+}
+
+func (r *Registry) closeIdleOnce(busy map[*Conn]time.Time, now time.Time) {
+	conns := r.Conns()
+	seen := make(map[*Conn]bool, len(conns))
+	for _, c := range conns {
+		seen[c] = true
+		if c.Phase() != PhaseLive {
+			continue
+		}
+		st, err := c.Status(context.Background())
+		if err != nil {
+			continue
+		}
+		if st.InFlight > 0 {
+			busy[c] = now
+			continue
+		}
+		last := st.LastUsed
+		if b := busy[c]; b.After(last) {
+			last = b
+		}
+		if now.Sub(last) < r.idle {
+			continue
+		}
+		why := fmt.Sprintf("it was closed after %s without a call (--idle-timeout); reconnect_to_mcp starts it again", fmtDur(r.idle))
+		if _, err := c.disconnect(context.Background(), why); err == nil {
+			r.env.log.Warn("closed an idle connection", "connection", c.name, "idle", r.idle)
+		}
+	}
+	for c := range busy {
+		if !seen[c] {
+			delete(busy, c)
 		}
 	}
 }
@@ -205,7 +235,17 @@ func (r *Registry) Resolve(name string, needLive bool) (*Conn, error) {
 	case len(r.conns) == 0:
 		return nil, coded(CodeNoConnection, "no connection is open. Call connect_to_mcp first (or pass auto_connect to call_mcp_primitive).")
 	}
-	return nil, coded(CodeNoConnection, "no connection is live; %s. Pass connection to read one, reconnect_to_mcp to restart one, or connect_to_mcp.", r.describeAll())
+	all := r.describeAll()
+	if len(r.conns) == 1 {
+		// The one record says why it ended (the server died, --idle-timeout),
+		// as a call naming it would be told.
+		for _, c := range r.conns {
+			if why := c.Why(); why != "" {
+				all += ": " + strings.TrimSuffix(why, ".")
+			}
+		}
+	}
+	return nil, coded(CodeNoConnection, "no connection is live; %s. Pass connection to read one, reconnect_to_mcp to restart one, or connect_to_mcp.", all)
 }
 
 // anyName is the expectation of a reconnect that names no connection: it

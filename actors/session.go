@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net/http"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -134,6 +135,9 @@ func (c *Conn) open(ctx context.Context, cfg Config, handler transport.RequestHa
 		return nil, c.failOpen(s, "could not start the client: "+err.Error(), err)
 	}
 	if bidi, ok := s.tr.(transport.BidirectionalInterface); ok {
+		if cfg.IsHTTP() {
+			handler = detachedHandler(hctx, handler) // httpinput.go
+		}
 		bidi.SetRequestHandler(handler)
 	}
 	s.client.OnNotification(func(n mcp.JSONRPCNotification) {
@@ -187,7 +191,8 @@ func advertised() mcp.ClientCapabilities {
 func (s *session) startTransport(spawner *wire.Spawner, ring *wire.Ring, listen bool) error {
 	if s.cfg.IsHTTP() {
 		// mcp-go logs the GET stream's retries; they are not the user's business.
-		opts := []transport.StreamableHTTPCOption{transport.WithHTTPLogger(slog.New(slog.DiscardHandler))}
+		opts := []transport.StreamableHTTPCOption{transport.WithHTTPLogger(slog.New(slog.DiscardHandler)),
+			transport.WithHTTPBasicClient(&http.Client{Transport: answerPoster{next: http.DefaultTransport}})}
 		if listen {
 			opts = append(opts, transport.WithContinuousListening())
 		}

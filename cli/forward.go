@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -172,7 +173,11 @@ func attachOrStart(cmd *cobra.Command, g *globals, dir string, sp *split) (*sess
 		return rec, false, nil
 	}
 	if len(sp.target) == 0 && g.server == "" {
-		return nil, false, exitf(ExitUsage, "Session %q is not running. Start it by giving the server to run: run-mcp %s --session %s -- <your server command> (or --server NAME)", name, cmd.Name(), name)
+		why := ""
+		if ended := session.HowItEnded(dir, name); ended != "" {
+			why = fmt.Sprintf(": %s (its log: %s)", ended, session.LogPath(dir, name))
+		}
+		return nil, false, exitf(ExitUsage, "Session %q is not running%s. Start it by giving the server to run: run-mcp %s --session %s -- <your server command> (or --server NAME)", name, why, cmd.Name(), name)
 	}
 	cfg, err := g.config(sp.target)
 	if err != nil {
@@ -207,7 +212,25 @@ func daemonTrouble(dir string, rec *session.Record, err error) error {
 		return exitf(ExitToolError, "the session daemon for %q (PID %d) is running but did not take the request (%v). It may be stopped or overloaded; its log is %s. close-session %s stops it",
 			rec.Name, rec.DaemonPid, err, session.LogPath(dir, rec.Name), rec.Name)
 	}
+	if rec.Unreachable() {
+		return unreachable(dir, rec)
+	}
 	session.Prune(dir, rec)
-	return exitf(ExitToolError, "session %q is gone: its daemon is not answering (%v), so its record was removed. Its log says: %s. Start it again by giving the server to run",
-		rec.Name, err, session.LogTail(dir, rec.Name))
+	return exitf(ExitToolError, "session %q is gone: its daemon is not answering (%v), so its record was removed. Its log says: %s\n"+
+		"Start it again by giving the server to run: run-mcp call --session %s -- <your server command> (or --server NAME)",
+		rec.Name, err, session.LogTail(dir, rec.Name), rec.Name)
+}
+
+// unreachable stops a session whose daemon runs on without its socket
+// (Record.Unreachable) and says so: left alone it would outlive its record.
+func unreachable(dir string, rec *session.Record) error {
+	closed, err := session.Close(dir, rec)
+	if err != nil {
+		return exitf(ExitToolError, "session %q cannot be reached: its socket %s is gone (something cleaned the temp directory), though its daemon (PID %d) still runs, and stopping it failed: %v",
+			rec.Name, rec.Socket, rec.DaemonPid, err)
+	}
+	return exitf(ExitToolError, "session %q cannot be reached: its socket %s is gone (something cleaned the temp directory), though its daemon (PID %d) still ran. "+
+		"Its daemon and server were stopped (%s) and its record removed, so nothing is left running.\n"+
+		"Start it again by giving the server to run: run-mcp call --session %s -- <your server command> (or --server NAME)",
+		rec.Name, rec.Socket, rec.DaemonPid, closed.StoppedBy, rec.Name)
 }

@@ -133,6 +133,16 @@ func newSessionsCmd() *cobra.Command {
 			}
 			rows := []sessionListing{}
 			for _, rec := range session.Records(dir) {
+				if rec.Unreachable() {
+					// Not listed, and not left behind either: nothing could reach it.
+					if closed, err := session.Close(dir, rec); err == nil {
+						fmt.Fprintf(cmd.ErrOrStderr(), "run-mcp: stopped session %q: its socket %s is gone (something cleaned the temp directory), so no command could reach its daemon (PID %d); stopped by %s\n",
+							rec.Name, rec.Socket, rec.DaemonPid, closed.StoppedBy)
+					} else {
+						fmt.Fprintf(cmd.ErrOrStderr(), "run-mcp: session %q: its socket %s is gone but its daemon (PID %d) runs, and stopping it failed: %v\n", rec.Name, rec.Socket, rec.DaemonPid, err)
+					}
+					continue
+				}
 				if !rec.Alive() {
 					session.Prune(dir, rec)
 					fmt.Fprintf(cmd.ErrOrStderr(), "run-mcp: pruned session %q: its daemon (PID %d) is gone (log: %s)\n", rec.Name, rec.DaemonPid, session.LogPath(dir, rec.Name))

@@ -95,6 +95,7 @@ func (h *hostIO) serve(ctx context.Context, in io.Reader) error {
 	h.closed = true
 	h.mu.Unlock()
 	h.session.failPending(errors.New("the host closed the connection"))
+	h.cancelAll()
 	h.wg.Wait()
 	h.pool.stop() // no request starts once closed is set
 	return err
@@ -299,6 +300,25 @@ func (h *hostIO) track(key string, cancel func()) *canceler {
 	h.inflight[key] = cn
 	h.mu.Unlock()
 	return cn
+}
+
+// cancelAll cancels every request in flight once the host is gone. Most
+// end with serve's context anyway; an express call has no context, and
+// without this serve waited for its target's answer, however long the tool
+// ran.
+func (h *hostIO) cancelAll() {
+	h.mu.Lock()
+	cns := make([]*canceler, 0, len(h.inflight))
+	for _, cn := range h.inflight {
+		cns = append(cns, cn)
+	}
+	h.mu.Unlock()
+	for _, cn := range cns {
+		h.mu.Lock()
+		cancel := cn.cancel // set under mu once express returns (tryExpress)
+		h.mu.Unlock()
+		cancel()
+	}
 }
 
 func (h *hostIO) untrack(key string, cn *canceler) {

@@ -123,6 +123,11 @@ func (t *Transport) writeAsyncKept(keys []string, msg []byte) (done bool, err er
 		t.queueMu.Unlock()
 		return false, nil
 	}
+	if len(t.rest) > 0 { // an earlier message was cut: the drain finishes it first (writeLocked)
+		t.startDrain(queued{keys: keys, msg: msg}, true)
+		t.queueMu.Unlock()
+		return false, nil
+	}
 	t.queueMu.Unlock()
 	n, tried, err := tryWrite(t.writer, msg)
 	switch {

@@ -48,6 +48,11 @@ type Transport struct {
 	// for it (a write blocked on a target that stopped reading holds it until
 	// its deadline).
 	writing chan struct{}
+	// rest is the unwritten tail of a message whose write was cut by its
+	// deadline; the next write finishes it before its own message, so the
+	// target never reads half a line glued to the next one. Guarded by
+	// the write lock.
+	rest []byte
 	// queue holds the frames SendAsync could not write at once, in order;
 	// draining says a goroutine is writing them (async.go).
 	queueMu  sync.Mutex
@@ -422,8 +427,22 @@ func (t *Transport) writeLocked(msg []byte, deadline time.Time) error {
 		_ = d.SetWriteDeadline(deadline)
 		defer func() { _ = d.SetWriteDeadline(time.Time{}) }()
 	}
-	_, err := t.writer.Write(msg)
+	if len(t.rest) > 0 {
+		n, err := t.writer.Write(t.rest)
+		t.rest = t.rest[n:]
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return fmt.Errorf("the server is not reading its stdin: %d bytes of an earlier message are still waiting to be written: %w", len(t.rest), err)
+		}
+		if err != nil {
+			return &ClosedError{Reason: fmt.Errorf("write to the server's stdin: %w", err)}
+		}
+		t.rest = nil
+	}
+	n, err := t.writer.Write(msg)
 	if errors.Is(err, os.ErrDeadlineExceeded) {
+		if n > 0 && n < len(msg) {
+			t.rest = append([]byte(nil), msg[n:]...) // msg's buffer goes back to its caller
+		}
 		return fmt.Errorf("the server is not reading its stdin: a write of %d bytes did not complete: %w", len(msg), err)
 	}
 	if err != nil {

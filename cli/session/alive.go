@@ -31,6 +31,15 @@ func (r *Record) Alive() bool {
 	return safesocket.Exists(r.Socket)
 }
 
+// Unreachable says the record's daemon still runs but its socket is gone,
+// removed by something that cleans the temp directory (systemd-tmpfiles,
+// tmpreaper) under a session that lived long. No command can reach that
+// daemon again, so pruning its record alone would leave it, and its server,
+// running with nothing to stop them: it must be stopped (Close).
+func (r *Record) Unreachable() bool {
+	return ProcAlive(r.DaemonPid, r.DaemonStart) && !safesocket.Exists(r.Socket)
+}
+
 // waitExit waits up to limit for a process to be gone.
 func waitExit(pid int, start uint64, limit time.Duration) bool {
 	deadline := time.Now().Add(limit)

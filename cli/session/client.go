@@ -176,3 +176,30 @@ func readStatus(f *os.File, wait time.Duration) ([]byte, error) {
 		return nil, os.ErrDeadlineExceeded
 	}
 }
+
+// HowItEnded is why a session with no record stopped by itself, from the
+// last words of its daemon's log: "it closed after 3s without a command
+// (--idle-timeout)", "its daemon was signalled to stop", or that its socket
+// was removed; "" when the log
+// says neither (close-session, or no log at all).
+func HowItEnded(dir, name string) string {
+	b, err := safesocket.ReadPrivate(LogPath(dir, name), 64<<20)
+	if err != nil {
+		return ""
+	}
+	prefix := "session " + name + ": "
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	for i := len(lines) - 1; i >= 0 && i >= len(lines)-3; i-- {
+		_, said, ok := strings.Cut(lines[i], prefix)
+		switch {
+		case !ok:
+		case strings.HasPrefix(said, "closing after ") && strings.HasSuffix(said, "(--idle-timeout)"):
+			return "it closed after " + strings.TrimPrefix(said, "closing after ")
+		case said == "signalled to stop":
+			return "its daemon was signalled to stop"
+		case strings.HasPrefix(said, "closing: its socket "):
+			return "its daemon closed it because its socket was removed from the temp directory (something cleaned it), so no command could reach it"
+		}
+	}
+	return ""
+}

@@ -55,6 +55,7 @@ type daemon struct {
 	inFlight atomic.Int64
 	quit     chan struct{}
 	quitOnce sync.Once
+	socket   socketWatch // the socket file it listens on, checked each tick
 	handlers sync.WaitGroup
 
 	recMu sync.Mutex
@@ -102,13 +103,22 @@ func RunDaemon(ctx context.Context, version string, words actors.Words, h Handle
 	if err != nil {
 		return reportStart(status, StartStatus{Code: ExitToolError, Error: err.Error()})
 	}
-	defer safesocket.Remove(rec.Socket)
+	d0 := watchSocket(rec.Socket)
+	defer func() {
+		if !d0.lost(rec.Socket) { // not another daemon's, after ours was removed
+			safesocket.Remove(rec.Socket)
+		}
+	}()
 	if err := SaveRecord(dir, rec); err != nil {
 		ln.Close()
 		return reportStart(status, StartStatus{Code: ExitToolError, Error: err.Error()})
 	}
-	defer RemoveRecord(dir, spec.Name)
-	d := &daemon{reg: reg, handler: h, dir: dir, name: spec.Name, rec: rec, logger: logger, quit: make(chan struct{})}
+	defer func() {
+		if cur, _ := LoadRecord(dir, spec.Name); cur == nil || cur.DaemonPid == rec.DaemonPid {
+			RemoveRecord(dir, spec.Name)
+		}
+	}()
+	d := &daemon{reg: reg, handler: h, dir: dir, name: spec.Name, rec: rec, logger: logger, quit: make(chan struct{}), socket: d0}
 	d.touch()
 	d.idle.Store(int64(spec.IdleMinutes * float64(time.Minute)))
 	logger.Printf("session %s: serving %s (PID %d) on %s", spec.Name, rec.Target, rec.Pid, rec.Socket)
@@ -149,21 +159,27 @@ func (d *daemon) stop() { d.quitOnce.Do(func() { close(d.quit) }) }
 
 // serve answers requests until close-session, the idle timeout, a signal
 // or an accept error that will not pass (returned).
-func (d *daemon) serve(ctx context.Context, ln net.Listener) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+//
+// The requests still running when it stops are cancelled with why, so their
+// callers are not told that they cancelled the call themselves.
+func (d *daemon) serve(parent context.Context, ln net.Listener) error {
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(parent))
+	defer cancel(nil)
 	fatal := make(chan error, 1)
 	go func() { fatal <- d.accept(ctx, ln) }()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	var err error
+	why := "the session's daemon stopped"
 loop:
 	for {
 		select {
-		case <-ctx.Done():
+		case <-parent.Done():
 			d.logger.Printf("session %s: signalled to stop", d.name)
+			why = "the session's daemon was signalled to stop"
 			break loop
 		case <-d.quit:
+			why = "the session was closed (close-session)"
 			break loop
 		case err = <-fatal:
 			fatal = nil
@@ -171,6 +187,11 @@ loop:
 				break loop
 			}
 		case <-tick.C:
+			if d.socket.lost(d.rec.Socket) {
+				d.logger.Printf("session %s: closing: its socket %s was removed or replaced (something cleaned the temp directory?), so no command can reach it", d.name, d.rec.Socket)
+				why = "the session's socket was removed from under its daemon"
+				break loop
+			}
 			idle := time.Duration(d.idle.Load())
 			if idle > 0 && d.inFlight.Load() == 0 && time.Since(time.Unix(0, d.lastUsed.Load())) > idle {
 				d.logger.Printf("session %s: closing after %s without a command (--idle-timeout)", d.name, idle)
@@ -179,7 +200,7 @@ loop:
 		}
 	}
 	ln.Close()
-	cancel()
+	cancel(&actors.CallError{Code: actors.CodeCancelled, Reason: why + " while the call ran; the server was told (notifications/cancelled)"})
 	if fatal != nil {
 		<-fatal
 	}

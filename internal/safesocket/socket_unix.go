@@ -32,7 +32,10 @@ func Path(dir, name string) string {
 }
 
 // Listen listens on path, replacing a stale socket file, and accepts only
-// connections from this user.
+// connections from this user. Closing the listener leaves the file: the
+// caller removes it (Remove) once it has checked the file is still its own,
+// since a later daemon of the same name may have replaced it, and Go's
+// default unlink on Close would remove that one's socket.
 func Listen(path string) (net.Listener, error) {
 	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("remove the stale socket %s: %w", path, err)
@@ -44,6 +47,9 @@ func Listen(path string) (net.Listener, error) {
 	if err := os.Chmod(path, 0o600); err != nil {
 		ln.Close()
 		return nil, fmt.Errorf("restrict the socket %s: %w", path, err)
+	}
+	if ul, ok := ln.(*net.UnixListener); ok {
+		ul.SetUnlinkOnClose(false)
 	}
 	return &sameUser{Listener: ln}, nil
 }
