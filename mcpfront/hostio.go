@@ -493,6 +493,7 @@ func (s *hostSession) request(ctx context.Context, method string, params any, ou
 	}
 	select {
 	case <-ctx.Done():
+		s.withdraw(id, context.Cause(ctx))
 		return ctx.Err()
 	case msg, ok := <-ch:
 		if !ok {
@@ -500,6 +501,23 @@ func (s *hostSession) request(ctx context.Context, method string, params any, ou
 		}
 		return decodeAnswer(method, msg, out)
 	}
+}
+
+// withdraw tells the host that run-mcp no longer waits for its request id
+// (the server withdrew the question, the call ended, the server went away),
+// so a form the host shows can close; an answer that still comes is
+// dropped.
+func (s *hostSession) withdraw(id string, cause error) {
+	reason := "run-mcp no longer needs the answer"
+	if cause != nil {
+		reason += ": " + cause.Error()
+	}
+	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": string(mcp.MethodNotificationCancelled),
+		"params": map[string]any{"requestId": id, "reason": reason}})
+	if err != nil {
+		return
+	}
+	_, _ = s.out.Write(append(b, '\n'))
 }
 
 func decodeAnswer(method string, msg []byte, out any) error {

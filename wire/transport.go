@@ -68,6 +68,12 @@ type Transport struct {
 	onRequest  transport.RequestHandler
 	requestCtx context.Context
 
+	// inbound are the target's requests being handled (an elicitation a
+	// person is answering), by inboundKey of their id, so the target's
+	// notifications/cancelled can end the handler (inbound.go).
+	inboundMu sync.Mutex
+	inbound   map[string]*inboundRequest
+
 	started  atomic.Bool
 	modern   atomic.Bool
 	done     chan struct{}
@@ -258,6 +264,9 @@ func (t *Transport) notification(method string, params aliasRaw) {
 				Message: fmt.Sprintf("an unsolicited %s on a 2026-07-28 connection: that era sends change notifications only on a subscriptions/listen stream, tagged with its subscription id", method)})
 		}
 	}
+	if method == string(mcp.MethodNotificationCancelled) {
+		t.withdrawInbound(params)
+	}
 	t.handlerMu.RLock()
 	h := t.onNotify
 	t.handlerMu.RUnlock()
@@ -286,10 +295,15 @@ func (t *Transport) request(id mcp.RequestId, method string, params aliasRaw) {
 		return
 	}
 	// Off the read loop: a handler may wait minutes for a person.
+	in := t.trackInbound(ctx, id)
 	t.handlers.Add(1)
 	go func() {
 		defer t.handlers.Done()
-		resp, err := h(ctx, req)
+		defer t.untrackInbound(in)
+		resp, err := h(in.ctx, req)
+		if in.withdrawn() {
+			return // the server cancelled it: it expects no answer
+		}
 		if err != nil {
 			resp = transport.NewJSONRPCErrorResponse(id, mcp.INTERNAL_ERROR, err.Error(), nil)
 		}

@@ -20,11 +20,18 @@ type linesHost struct {
 	in      io.WriteCloser
 	mu      sync.Mutex
 	replies map[string]map[string]any
+	methods []map[string]any // requests and notifications run-mcp sent, in order
 	arrived chan struct{}
 	read    chan struct{}
 }
 
 func startRaw(t *testing.T) *linesHost {
+	t.Helper()
+	return startRawWith(t, map[string]any{})
+}
+
+// startRawWith is startRaw with the client capabilities the host declares.
+func startRawWith(t *testing.T, capabilities map[string]any) *linesHost {
 	t.Helper()
 	cmd := exec.Command(bin, "-o", t.TempDir())
 	in, err := cmd.StdinPipe()
@@ -59,7 +66,7 @@ func startRaw(t *testing.T) *linesHost {
 		}
 	})
 	h.send(t, map[string]any{"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": map[string]any{
-		"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "raw-host", "version": "1"}}})
+		"protocolVersion": "2025-11-25", "capabilities": capabilities, "clientInfo": map[string]any{"name": "raw-host", "version": "1"}}})
 	h.await(t, "init")
 	h.send(t, map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
 	return h
@@ -75,11 +82,12 @@ func (h *linesHost) readLoop(out io.Reader) {
 			continue
 		}
 		id, hasID := msg["id"]
-		if _, isReq := msg["method"]; !hasID || isReq {
-			continue // notifications (stderr relay, logging) and requests to the host
-		}
 		h.mu.Lock()
-		h.replies[fmt.Sprint(id)] = msg
+		if _, isReq := msg["method"]; !hasID || isReq {
+			h.methods = append(h.methods, msg) // notifications (stderr relay, logging) and requests to the host
+		} else {
+			h.replies[fmt.Sprint(id)] = msg
+		}
 		h.mu.Unlock()
 		select {
 		case h.arrived <- struct{}{}:
@@ -122,6 +130,30 @@ func (h *linesHost) await(t *testing.T, id string) map[string]any {
 			t.Fatalf("run-mcp closed its stdout before answering %s", id)
 		case <-deadline:
 			t.Fatalf("no answer to %s within %s", id, callTimeout)
+		}
+	}
+}
+
+// awaitMethod returns the first message run-mcp sent with a method that
+// match accepts, failing the test if none comes in time.
+func (h *linesHost) awaitMethod(t *testing.T, what string, match func(msg map[string]any) bool) map[string]any {
+	t.Helper()
+	deadline := time.After(callTimeout)
+	for {
+		h.mu.Lock()
+		for _, msg := range h.methods {
+			if match(msg) {
+				h.mu.Unlock()
+				return msg
+			}
+		}
+		h.mu.Unlock()
+		select {
+		case <-h.arrived:
+		case <-h.read:
+			t.Fatalf("run-mcp closed its stdout before it sent %s", what)
+		case <-deadline:
+			t.Fatalf("run-mcp did not send %s within %s", what, callTimeout)
 		}
 	}
 }
