@@ -121,3 +121,72 @@ func TestAReplyReadsAsEncodingJSONReadsIt(t *testing.T) {
 		}
 	}
 }
+
+// What plainRequest reads, it reads as encoding/json does; what the client
+// writes, it reads.
+func TestAPlainRequestReadsAsEncodingJSONReadsIt(t *testing.T) {
+	full := Request{}
+	fill(reflect.ValueOf(&full).Elem(), 3)
+	full.IdleMinutes, full.Caller = nil, nil // sent through json.Marshal, read by decodeJSON
+	zero, minus := 0, -1
+	reqs := []Request{full,
+		{Op: OpCall, Session: "s", Tool: "echo", Args: json.RawMessage(`{"message":"hi"}`), Shorthand: []string{"message"}, Cwd: "/tmp", Options: Options{MediaThreshold: &zero, MaxText: 50000}},
+		{Op: OpPing, Session: "s"},
+		{Op: OpStderr, Session: "s", Count: 3, Options: Options{Raw: true, MediaThreshold: &minus, TimeoutMS: -5}},
+		{Op: OpCall, Session: "s", Tool: "t", Args: json.RawMessage(`{"a":"}{][","b":[{"c":null}],"d":"\"\\"}`)},
+	}
+	for i := range tricky {
+		full := Request{}
+		fill(reflect.ValueOf(&full).Elem(), i)
+		full.IdleMinutes, full.Caller = nil, nil
+		reqs = append(reqs, full)
+	}
+	for _, req := range reqs {
+		line, err := req.appendJSON(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := plainRequest(line)
+		if !ok {
+			t.Errorf("the client's own line is not read plainly: %s", line)
+			continue
+		}
+		want, err := decodeJSON(line)
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", line, *got, *want)
+		}
+	}
+	for _, line := range []string{`{"op":"call","session":"s","tool":"t","args":{"a":},"options":{}}`, `{"op":"call","session":"s","tool":"t","args":null,"options":{}}`,
+		`{"op":"ping","session":"s","options":{"raw":false}}`, `{"op":"ping","session":"s","options":{},"x":1}`, `{"op":"ping","session":"s","shorthand":[],"options":{}}`,
+		`{"op":"ping","session":"s","count":1.5,"options":{}}`, `{"op":"ping","session":"s","count":01,"options":{}}`, `{"op":"ping","session":"s","options":{}} `,
+		`{"op":"ping","session":"s","options":{,"raw":true}}`, `{"op":"ping","session":"s","options":{"task":true,"raw":true}}`} {
+		if r, ok := plainRequest([]byte(line)); ok {
+			t.Errorf("read plainly what the client never writes: %s: %+v", line, *r)
+		}
+	}
+}
+
+func FuzzPlainRequest(f *testing.F) {
+	zero := 0
+	for _, req := range []Request{{Op: OpCall, Session: "s", Tool: "echo", Args: json.RawMessage(`{"message":"hi","n":[1,{"x":"}"}]}`), Shorthand: []string{"message", "n"},
+		Cwd: "/tmp", Options: Options{Raw: true, MediaThreshold: &zero, MaxText: 50000, OutDir: "o", Task: true}}, {Op: OpStderr, Session: "s", Count: 2, Deep: true, JSON: true}} {
+		line, _ := req.appendJSON(nil)
+		f.Add(line)
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		got, ok := plainRequest(line)
+		if !ok {
+			return
+		}
+		want, err := decodeJSON(line)
+		if err != nil {
+			t.Fatalf("read plainly what encoding/json refuses (%v): %s", err, line)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s:\n got %+v\nwant %+v", line, *got, *want)
+		}
+	})
+}
