@@ -326,7 +326,7 @@ func errorReply(err error) Reply {
 }
 
 func (d *daemon) reply(c net.Conn, r Reply) {
-	b, err := json.Marshal(r)
+	b, err := r.appendJSON(make([]byte, 0, len(r.Stdout)+len(r.Stderr)+64))
 	if err != nil {
 		b, _ = json.Marshal(Reply{Code: ExitInternal, Stderr: fmt.Sprintf("run-mcp: the session daemon could not encode its reply: %v\n", err)})
 	}

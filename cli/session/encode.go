@@ -7,12 +7,12 @@ import (
 	"unicode/utf8"
 )
 
-// The client's side of the protocol is written out by hand: a sessioned
-// call is a fresh process, and encoding/json's first use of a struct type
-// (reflecting over its fields, building its encoder) costs more than the
-// whole encoding. The bytes are what json.Marshal writes (a test holds
-// them to it, field by field), so the daemon reads them as before; the
-// rarely sent parts (a caller, an idle timeout) go through json.Marshal.
+// The protocol's lines are written out by hand: a sessioned call is a
+// fresh process, and encoding/json's first use of a struct type (reflecting
+// over its fields, building its encoder) costs it more than the whole
+// encoding. The bytes are what json.Marshal writes (tests hold them to it,
+// field by field), so either side reads them as before; the rarely sent
+// parts (a caller, an idle timeout, a ping's info) go through json.Marshal.
 
 // appendJSON appends r as json.Marshal encodes it.
 func (r *Request) appendJSON(b []byte) ([]byte, error) {
@@ -166,6 +166,21 @@ func appendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// appendJSON appends r as json.Marshal encodes it.
+func (r *Reply) appendJSON(b []byte) ([]byte, error) {
+	b = strconv.AppendInt(append(b, `{"code":`...), int64(r.Code), 10)
+	b = appendStringField(b, "stdout", r.Stdout)
+	b = appendStringField(b, "stderr", r.Stderr)
+	if r.Info != nil {
+		v, err := json.Marshal(r.Info)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(b, `,"info":`...), v...)
+	}
+	return append(b, '}'), nil
 }
 
 // decodeReply reads the daemon's reply line. The shape the daemon writes

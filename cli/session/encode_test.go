@@ -97,6 +97,22 @@ func TestTheRequestIsWrittenAsEncodingJSONWritesIt(t *testing.T) {
 	}
 }
 
+func TestTheReplyIsWrittenAsEncodingJSONWritesIt(t *testing.T) {
+	full := Reply{}
+	fill(reflect.ValueOf(&full).Elem(), 2)
+	replies := []Reply{full, {}, {Code: -3, Stderr: "run-mcp: x\n"}}
+	for i, s := range tricky {
+		replies = append(replies, Reply{Code: i, Stdout: s, Stderr: s})
+	}
+	for _, r := range replies {
+		want, _ := json.Marshal(r)
+		got, err := r.appendJSON(nil)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("got %s (%v)\nwant %s", got, err, want)
+		}
+	}
+}
+
 func TestAReplyReadsAsEncodingJSONReadsIt(t *testing.T) {
 	var lines []string
 	for i, s := range tricky {
