@@ -233,8 +233,7 @@ func (k *Conn) Ask(ctx context.Context, req Request, wait time.Duration, sent fu
 	if err != nil {
 		return nil, fmt.Errorf("encode the request: %w", err)
 	}
-	deadline := time.Now().Add(wait)
-	_ = c.SetDeadline(deadline)
+	_ = c.SetDeadline(time.Now().Add(wait))
 	if _, err := c.Write(append(b, '\n')); err != nil {
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
