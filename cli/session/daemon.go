@@ -57,10 +57,6 @@ type daemon struct {
 	quit     chan struct{}
 	quitOnce sync.Once
 	handlers sync.WaitGroup
-	// work hands a connection to a handler waiting for one (see worker);
-	// waiting counts them.
-	work    chan net.Conn
-	waiting atomic.Int32
 
 	recMu sync.Mutex
 	rec   *Record
@@ -122,7 +118,7 @@ func RunDaemon(ctx context.Context, version string, words actors.Words, h Handle
 		return reportStart(status, StartStatus{Code: ExitToolError, Error: err.Error()})
 	}
 	defer RemoveRecord(dir, spec.Name)
-	d := &daemon{reg: reg, handler: h, dir: dir, name: spec.Name, rec: rec, logger: logger, quit: make(chan struct{}), work: make(chan net.Conn)}
+	d := &daemon{reg: reg, handler: h, dir: dir, name: spec.Name, rec: rec, logger: logger, quit: make(chan struct{})}
 	d.touch()
 	d.idle.Store(int64(spec.IdleMinutes * float64(time.Minute)))
 	logger.Printf("session %s: serving %s (PID %d) on %s", spec.Name, rec.Target, rec.Pid, rec.Socket)
@@ -214,12 +210,11 @@ func (d *daemon) accept(ctx context.Context, ln net.Listener) error {
 				d.logger.Printf("session %s: accepting again after %d failed accept(s)", d.name, failures)
 				failures, delay = 0, 0
 			}
-			select {
-			case d.work <- c:
-			default:
-				d.handlers.Add(1)
-				go d.worker(ctx, c)
-			}
+			d.handlers.Add(1)
+			go func() {
+				defer d.handlers.Done()
+				d.handle(ctx, c)
+			}()
 			continue
 		}
 		if errors.Is(err, net.ErrClosed) || ctx.Err() != nil {
@@ -237,32 +232,6 @@ func (d *daemon) accept(ctx context.Context, ln net.Listener) error {
 		case <-time.After(delay):
 		case <-ctx.Done():
 			return nil
-		}
-	}
-}
-
-// keptWorkers is how many handlers wait for the next connection once
-// they have answered one; more, after a burst, end.
-const keptWorkers = 4
-
-// worker answers c, then waits for the next connection while fewer than
-// keptWorkers wait: a handler that has answered once has the stack a
-// request needs, where a new goroutine grows its own, copying it a few
-// times, on every request.
-func (d *daemon) worker(ctx context.Context, c net.Conn) {
-	defer d.handlers.Done()
-	for {
-		d.handle(ctx, c)
-		if d.waiting.Add(1) > keptWorkers {
-			d.waiting.Add(-1)
-			return
-		}
-		select {
-		case c = <-d.work:
-			d.waiting.Add(-1)
-		case <-ctx.Done():
-			d.waiting.Add(-1)
-			return
 		}
 	}
 }
