@@ -36,10 +36,31 @@ func forward(cmd *cobra.Command, g *globals, sp *split, req *session.Request) er
 	if err != nil {
 		return err
 	}
-	rec, started, err := attachOrStart(cmd, g, dir, sp)
+	// A running session answers on its socket, in the private directory just
+	// checked: dialled first, its daemon wakes up while this command gets the
+	// request ready, and its record is read only if the call goes wrong. A
+	// session that does not answer is attached to, or started, from its
+	// record, as it always was.
+	name := g.session
+	var rec *session.Record
+	started := false
+	conn, err := session.Dial(safesocket.Path(dir, name))
 	if err != nil {
-		return err
+		if rec, started, err = attachOrStart(cmd, g, dir, sp); err != nil {
+			return err
+		}
+		if conn, err = session.Dial(rec.Socket); err != nil {
+			return daemonTrouble(dir, rec, err)
+		}
 	}
+	// The signals are taken over on a goroutine of their own (the first
+	// signal.Notify starts two threads of the runtime's and waits on them)
+	// while the request gets ready, and before the client waits for the
+	// answer. A signal before that ends the client by default, which hangs
+	// up the socket just the same (the call is cancelled), as a signal during
+	// its start always has.
+	ctx, sig := interruptible(cmd.Context())
+	defer sig.stop()
 	if !started {
 		req.Caller = caller
 	}
@@ -51,23 +72,19 @@ func forward(cmd *cobra.Command, g *globals, sp *split, req *session.Request) er
 		idle := g.idleTimeout
 		req.IdleMinutes = &idle
 	}
-	ctx, sig := interruptible(cmd.Context())
-	defer sig.stop()
 	wait := g.callTimeout(headlessTimeout) + max(g.requestTimeout(), connectTimeoutOf(g)) + answerMargin // a call may re-list first
-	// The signals are taken over once the request is sent, while the daemon
-	// works on it: the first signal.Notify starts a thread of the runtime's,
-	// a cost better hidden. A signal before that ends the client by default,
-	// which hangs up the socket just the same (the call is cancelled), as a
-	// signal during its start always has.
-	reply, err := session.AskThen(ctx, rec.Socket, *req, wait, sig.arm)
+	reply, err := conn.Ask(ctx, *req, wait, sig.armed)
 	if s := sig.received(); s != nil {
 		code := ExitInterrupt
 		if s == syscall.SIGTERM {
 			code = ExitTerminate
 		}
-		return exitf(code, "interrupted (%v): the call was cancelled in session %q (its server was sent notifications/cancelled); the session keeps running", s, rec.Name)
+		return exitf(code, "interrupted (%v): the call was cancelled in session %q (its server was sent notifications/cancelled); the session keeps running", s, name)
 	}
 	if err != nil {
+		if rec == nil {
+			rec = recordOf(dir, name)
+		}
 		return daemonTrouble(dir, rec, err)
 	}
 	_, _ = cmd.OutOrStdout().Write([]byte(reply.Stdout))
@@ -78,19 +95,33 @@ func forward(cmd *cobra.Command, g *globals, sp *split, req *session.Request) er
 	return nil
 }
 
-// signals cancels a context on SIGINT or SIGTERM, once armed, and
-// remembers which.
-type signals struct {
-	ch   chan os.Signal
-	got  chan os.Signal
-	done chan struct{}
+// recordOf is a session's record for a report on its daemon, read once
+// the call went wrong; a daemon that removed it on its way out leaves one
+// that knows only its name and socket (and so is not alive).
+func recordOf(dir, name string) *session.Record {
+	if rec, err := session.LoadRecord(dir, name); err == nil && rec != nil {
+		return rec
+	}
+	return &session.Record{Name: name, Socket: safesocket.Path(dir, name)}
 }
 
+// signals cancels a context on SIGINT or SIGTERM and remembers which.
+type signals struct {
+	ch    chan os.Signal
+	got   chan os.Signal
+	ready chan struct{}
+	done  chan struct{}
+}
+
+// interruptible takes SIGINT and SIGTERM over from their default (ending
+// the process) on a goroutine; armed waits for it.
 func interruptible(parent context.Context) (context.Context, *signals) {
 	ctx, cancel := context.WithCancel(parent)
-	s := &signals{ch: make(chan os.Signal, 1), got: make(chan os.Signal, 1), done: make(chan struct{})}
+	s := &signals{ch: make(chan os.Signal, 1), got: make(chan os.Signal, 1), ready: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer cancel()
+		signal.Notify(s.ch, os.Interrupt, syscall.SIGTERM)
+		close(s.ready)
 		select {
 		case v := <-s.ch:
 			s.got <- v
@@ -100,13 +131,13 @@ func interruptible(parent context.Context) (context.Context, *signals) {
 	return ctx, s
 }
 
-// arm takes SIGINT and SIGTERM over from their default (ending the process).
-func (s *signals) arm() { signal.Notify(s.ch, os.Interrupt, syscall.SIGTERM) }
+// armed returns once the signals are taken over.
+func (s *signals) armed() { <-s.ready }
 
-func (s *signals) stop() {
-	signal.Stop(s.ch)
-	close(s.done)
-}
+// stop ends the goroutine. It leaves the signals taken over (signal.Stop
+// waits on the runtime's signal thread again): the client exits once the
+// call is done, and a signal in between is let pass.
+func (s *signals) stop() { close(s.done) }
 
 func (s *signals) received() os.Signal {
 	select {

@@ -64,6 +64,22 @@ func ReadLine(r *bufio.Reader, limit int) ([]byte, error) {
 // the request (which may carry tool arguments or secrets): only field
 // names, and op and session names when they are short plain words.
 func DecodeRequest(line []byte) (*Request, error) {
+	req, ok := plainRequest(line)
+	if !ok {
+		var err error
+		if req, err = decodeJSON(line); err != nil {
+			return nil, err
+		}
+	}
+	if err := req.check(); err != nil {
+		return nil, err
+	}
+	return req, nil
+}
+
+// decodeJSON decodes a request with encoding/json, which tells every
+// mistake apart.
+func decodeJSON(line []byte) (*Request, error) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.UseNumber()
 	dec.DisallowUnknownFields()
@@ -73,9 +89,6 @@ func DecodeRequest(line []byte) (*Request, error) {
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, errorf(ExitDataErr, "the request has more after its JSON object; send one JSON object on one line")
-	}
-	if err := req.check(); err != nil {
-		return nil, err
 	}
 	return &req, nil
 }

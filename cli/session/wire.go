@@ -192,14 +192,44 @@ func Ask(ctx context.Context, socket string, req Request, wait time.Duration) (*
 // AskThen is Ask that calls sent, when not nil, once the request is on its
 // way: what the caller does then overlaps the daemon's work on it.
 func AskThen(ctx context.Context, socket string, req Request, wait time.Duration, sent func()) (*Reply, error) {
-	c, err := safesocket.Dial(socket, 2*time.Second)
+	c, err := Dial(socket)
+	if err != nil {
+		return nil, err
+	}
+	return c.Ask(ctx, req, wait, sent)
+}
+
+// dialWait bounds a dial that has to wait for the daemon (a busy named
+// pipe on Windows; a Unix socket connects or fails at once).
+const dialWait = 2 * time.Second
+
+// Conn is a connection to a session daemon that carries one request. A
+// client dials before its request is ready, so that the daemon wakes up
+// (accepts) while the client prepares it.
+type Conn struct{ c net.Conn }
+
+// Dial connects to the daemon at socket; an error is ErrCannotReach.
+func Dial(socket string) (*Conn, error) {
+	c, err := safesocket.Dial(socket, dialWait)
 	if err != nil {
 		return nil, ErrCannotReach{Err: err}
 	}
+	return &Conn{c: c}, nil
+}
+
+// Close hangs up without a request (the daemon drops such a connection).
+func (k *Conn) Close() error { return k.c.Close() }
+
+// Ask sends req and waits up to wait for the reply, then closes the
+// connection. Cancelling ctx closes it early, which cancels the request in
+// the daemon; Ask then returns ctx's error. sent, when not nil, is called
+// once the request is on its way.
+func (k *Conn) Ask(ctx context.Context, req Request, wait time.Duration, sent func()) (*Reply, error) {
+	c := k.c
 	defer c.Close()
 	stop := context.AfterFunc(ctx, func() { _ = c.Close() })
 	defer stop()
-	b, err := json.Marshal(req)
+	b, err := req.appendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, fmt.Errorf("encode the request: %w", err)
 	}
@@ -223,11 +253,11 @@ func AskThen(ctx context.Context, socket string, req Request, wait time.Duration
 		}
 		return nil, fmt.Errorf("read the session daemon's answer: %w", err)
 	}
-	var reply Reply
-	if err := json.Unmarshal(line, &reply); err != nil {
+	reply, err := decodeReply(line)
+	if err != nil {
 		return nil, fmt.Errorf("the session daemon answered with something that is not its reply: %w", err)
 	}
-	return &reply, nil
+	return reply, nil
 }
 
 // IsTimeout says whether err is a deadline that passed.
