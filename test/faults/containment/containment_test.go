@@ -31,8 +31,9 @@ func oneShotKilled(t *testing.T, sig syscall.Signal, flags ...string) (map[strin
 	if err := c.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
+	out := stderr() // to its end, before Wait closes the pipe
 	code := exitCode(c.Wait())
-	return pids, code, stderr()
+	return pids, code, out
 }
 
 func TestOneShotKilledWithSIGKILL(t *testing.T) {

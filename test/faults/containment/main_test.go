@@ -181,12 +181,24 @@ func startConnected(t *testing.T, c *exec.Cmd) (pid int, stderr func() string) {
 			}
 		}
 	}()
+	// stderr reads to the end of run-mcp's stderr (bounded, in case
+	// something it started still holds the pipe). Call it before c.Wait:
+	// Wait closes the pipe once the process is gone, and lines still unread
+	// then are lost (the last one, the error, was, under load).
 	var all []string
 	stderr = func() string {
-		for l := range lines {
-			all = append(all, l)
+		limit := time.After(patience)
+		for {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					return strings.Join(all, "\n")
+				}
+				all = append(all, l)
+			case <-limit:
+				return strings.Join(all, "\n") + "\n(stderr still open after " + patience.String() + ")"
+			}
 		}
-		return strings.Join(all, "\n")
 	}
 	select {
 	case pid = <-pids:
