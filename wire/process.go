@@ -223,7 +223,14 @@ func (p *Process) wait() {
 		_ = p.stderrR.Close()
 		<-p.drained
 	}
-	_ = p.stdout.Close()
+	// What the server wrote just before it went may still be in the stdout
+	// pipe, unread: a close here lost it (a last answer, under load). A
+	// deadline instead ends only a read that would wait, on something the
+	// kernel would not kill that still holds the other end; a read that
+	// finds data returns it. The reader (the Transport) closes the pipe.
+	if p.stdout.SetReadDeadline(time.Now().Add(drainGrace)) != nil {
+		_ = p.stdout.Close()
+	}
 	_ = p.stderrR.Close()
 	close(p.done)
 }

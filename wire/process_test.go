@@ -224,7 +224,7 @@ func TestProcessEnvIsWhitelisted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { p.Stop() })
+	t.Cleanup(func() { p.Stop(); _ = p.Stdout().Close() })
 	out, err := io.ReadAll(p.Stdout())
 	if err != nil {
 		t.Fatal(err)

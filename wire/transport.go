@@ -149,6 +149,14 @@ func (t *Transport) readLoop() {
 		t.lines++
 		t.evidence.addError(TransportError{Time: time.Now(), Line: t.lines, Message: err.Error()})
 	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		// The Process's deadline once its server was gone: everything the
+		// server wrote has been read.
+		err = io.EOF
+	}
+	if c, ok := t.reader.(io.Closer); ok {
+		_ = c.Close() // the transport is the stdout's one reader
+	}
 	t.doneErr = err
 	close(t.done)
 	t.failPending()
