@@ -77,8 +77,8 @@ func (d *demo) bumpCounterTool() server.ServerTool {
 
 func (d *demo) handleBump(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	value := d.counter.Add(1)
-	for _, params := range d.subs.updates(counterURI) {
-		if err := notify(ctx, mcp.MethodNotificationResourceUpdated, params); err != nil {
+	for _, u := range d.subs.updates(counterURI) {
+		if err := notify(ctx, u.session, mcp.MethodNotificationResourceUpdated, u.params); err != nil {
 			d.printf("demo-server: bump_counter: %s not notified: %v\n", counterURI, err)
 		}
 	}
