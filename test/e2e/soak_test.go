@@ -66,17 +66,8 @@ func TestSessionWhoseSocketWasRemovedIsStopped(t *testing.T) {
 		if len(rows) != 1 {
 			t.Fatalf("sessions: %+v", rows)
 		}
-		recs, _ := filepath.Glob(filepath.Join(s.tmp, "run-mcp-*", "sessions", name+".json"))
-		if len(recs) != 1 {
-			t.Fatalf("the session's record under %s: %v", s.tmp, recs)
-		}
-		var rec struct {
-			Socket string `json:"socket"`
-		}
-		if b, err := os.ReadFile(recs[0]); err != nil || json.Unmarshal(b, &rec) != nil || rec.Socket == "" {
-			t.Fatalf("read the record %s: %v", recs[0], err)
-		}
-		if err := os.Remove(rec.Socket); err != nil {
+		_, socket := sessionFiles(t, s, name)
+		if err := os.Remove(socket); err != nil {
 			t.Fatal(err)
 		}
 		// The daemon notices by itself within a second ("wait"); a command
@@ -116,17 +107,8 @@ func TestOrphanedDaemonLeavesItsSuccessorAlone(t *testing.T) {
 	if len(old) != 1 {
 		t.Fatalf("sessions: %+v", old)
 	}
-	recs, _ := filepath.Glob(filepath.Join(s.tmp, "run-mcp-*", "sessions", "reborn.json"))
-	if len(recs) != 1 {
-		t.Fatalf("the session's record under %s: %v", s.tmp, recs)
-	}
-	var rec struct {
-		Socket string `json:"socket"`
-	}
-	if b, err := os.ReadFile(recs[0]); err != nil || json.Unmarshal(b, &rec) != nil || rec.Socket == "" {
-		t.Fatalf("read the record %s: %v", recs[0], err)
-	}
-	for _, p := range []string{rec.Socket, recs[0]} {
+	record, socket := sessionFiles(t, s, "reborn")
+	for _, p := range []string{socket, record} {
 		if err := os.Remove(p); err != nil {
 			t.Fatal(err)
 		}
@@ -138,4 +120,21 @@ func TestOrphanedDaemonLeavesItsSuccessorAlone(t *testing.T) {
 	if !strings.Contains(r.stdout, "echo: second") {
 		t.Fatalf("the new session after the old daemon stopped:\n%s", r)
 	}
+}
+
+// sessionFiles returns the paths of session name's record and of the socket
+// it names.
+func sessionFiles(t *testing.T, s *session, name string) (record, socket string) {
+	t.Helper()
+	recs, _ := filepath.Glob(filepath.Join(s.tmp, "run-mcp-*", "sessions", name+".json"))
+	if len(recs) != 1 {
+		t.Fatalf("the session's record under %s: %v", s.tmp, recs)
+	}
+	var rec struct {
+		Socket string `json:"socket"`
+	}
+	if b, err := os.ReadFile(recs[0]); err != nil || json.Unmarshal(b, &rec) != nil || rec.Socket == "" {
+		t.Fatalf("read the record %s: %v", recs[0], err)
+	}
+	return recs[0], rec.Socket
 }
