@@ -1,3 +1,8 @@
+//go:build !windows
+
+// Sessions over time. Built where session_test.go is, whose helpers these
+// tests use.
+
 package e2e
 
 import (
