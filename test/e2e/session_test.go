@@ -1,6 +1,8 @@
 //go:build !windows
 
-// Sessions are refused on Windows in this build (no user-restricted named pipe yet).
+// These tests find processes and read their environment through /proc and
+// the session directory's Unix sockets; Windows sessions (named pipes) are
+// covered by internal/safesocket and cli/session.
 
 package e2e
 
