@@ -15,7 +15,9 @@ import (
 // softMemoryLimit makes the collector work harder as the heap nears it, so a
 // large result passing through costs a small multiple of its size in peak
 // memory rather than whatever GOGC's doubling allows. It is soft: a bigger
-// message still succeeds, just with more collection.
+// message still succeeds, just with more collection. The agent server,
+// which holds many connections and calls at once, raises it when it starts
+// (cli/agent.go).
 const softMemoryLimit = 48 << 20
 
 func main() {
