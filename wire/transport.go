@@ -86,6 +86,8 @@ var _ transport.BidirectionalInterface = (*Transport)(nil)
 
 // NewTransport returns a transport that reads messages from r (the child's
 // stdout) and writes to w (its stdin). Noise and transport errors go to ev.
+// It is r's one reader: r is closed, if it is an io.Closer, once reading
+// ends.
 func NewTransport(r io.Reader, w io.WriteCloser, ev *Evidence) *Transport {
 	return &Transport{reader: r, writer: w, evidence: ev,
 		pending: map[string]waiter{}, cancelled: map[string]bool{},
