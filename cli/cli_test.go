@@ -155,6 +155,32 @@ func TestShorthandTypedBySchema(t *testing.T) {
 	}
 }
 
+// A definition written in ways the scan leaves to encoding/json (keys in
+// another case, spaces, a property that is not an object) converts as
+// encoding/json reads it.
+func TestShorthandTypedByUnusualDefinitions(t *testing.T) {
+	for _, tc := range []struct{ def, want string }{
+		{`{"InputSchema":{"Properties":{"n":{"Type":"integer"}}}}`, "n:integer"},
+		{` { "inputSchema" : { "properties" : { "n" : { "type" : [ "integer" ] } } } } `, "n:integer"},
+		{`{"inputSchema":{"properties":{"n":{"TYPE":"integer"},"b":{"type":"boolean"}}}}`, "b:boolean,n:integer"},
+		{`{"inputSchema":{"properties":{"n":{"type":"integer","type":"string"}}}}`, ""},
+		{`{"inputSchema":{"properties":{"n":{"type":"string","type":"integer"}}}}`, "n:integer"},
+		{`{"inputSchema":{"properties":{"n":true,"b":{"type":"boolean"}}}}`, "b:boolean"},
+		{`{"inputSchema":{"properties":[]}}`, ""},
+		{`{"inputSchema":null}`, ""},
+		{`{"name":"no schema"}`, ""},
+	} {
+		args := map[string]any{"n": "5", "b": "true"}
+		var names []string
+		for _, c := range convertShorthand(json.RawMessage(tc.def), args, map[string]bool{"n": true, "b": true}) {
+			names = append(names, c.Argument+":"+c.Type)
+		}
+		if got := strings.Join(names, ","); got != tc.want {
+			t.Errorf("%s: conversions %q, want %q", tc.def, got, tc.want)
+		}
+	}
+}
+
 func TestInternalErrorKeepsItsStack(t *testing.T) {
 	err := internalf("a bug")
 	var b strings.Builder

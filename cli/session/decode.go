@@ -10,6 +10,8 @@ import (
 	"math"
 	"regexp"
 	"strings"
+
+	"github.com/run-mcp/run-mcp/internal/jsonscan"
 )
 
 // Limits on one line of the protocol. A request carries tool arguments, so
@@ -148,6 +150,12 @@ func (r *Request) check() error {
 		return errorf(ExitUsage, "media_threshold must be 0 (always save), -1 (keep inline) or a size in KB")
 	case r.IdleMinutes != nil && (math.IsNaN(*r.IdleMinutes) || math.IsInf(*r.IdleMinutes, 0) || *r.IdleMinutes < 0):
 		return errorf(ExitUsage, "--idle-timeout must be a positive number of minutes")
+	}
+	// An object is what the handler decodes: checking its syntax here is a
+	// scan, not a decode (the decode is the handler's, once). What the scan
+	// leaves in doubt, the decode settles.
+	if len(r.Args) == 0 || jsonscan.Object(r.Args, func(string, []byte) bool { return true }) {
+		return nil
 	}
 	if _, err := r.ArgMap(); err != nil {
 		return err
