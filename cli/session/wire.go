@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/internal/predial"
 	"github.com/run-mcp/run-mcp/internal/safesocket"
 	"github.com/run-mcp/run-mcp/wire"
 )
@@ -208,8 +209,13 @@ const dialWait = 2 * time.Second
 // (accepts) while the client prepares it.
 type Conn struct{ c net.Conn }
 
-// Dial connects to the daemon at socket; an error is ErrCannotReach.
+// Dial connects to the daemon at socket, or takes the connection to it
+// dialled while run-mcp started (see internal/predial); an error is
+// ErrCannotReach.
 func Dial(socket string) (*Conn, error) {
+	if c := predial.Take(socket); c != nil { // dialled while run-mcp started
+		return &Conn{c: c}, nil
+	}
 	c, err := safesocket.Dial(socket, dialWait)
 	if err != nil {
 		return nil, ErrCannotReach{Err: err}
