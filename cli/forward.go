@@ -214,6 +214,12 @@ func attachOrStart(cmd *cobra.Command, g *globals, dir string, sp *split) (*sess
 	if err != nil {
 		return nil, false, err
 	}
+	if g.saves {
+		// A bad output directory fails before anything is spawned.
+		if _, err := g.interceptor(); err != nil {
+			return nil, false, err
+		}
+	}
 	wait := connectTimeoutOf(g) + answerMargin
 	unlock, rec, err := session.ClaimStart(dir, name, wait)
 	if err != nil || rec != nil {

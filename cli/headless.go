@@ -81,8 +81,12 @@ func runHeadless(cmd *cobra.Command, g *globals, version string, h headless, raw
 				x.shorthand = nil // prompt arguments are strings
 			}
 		}
-		if h.saves {
-			// A bad output directory fails before anything is spawned.
+		g.saves = h.saves
+		if h.saves && g.session == "" {
+			// A bad output directory fails before anything is spawned. A
+			// running session's daemon checks it for the call (relative to
+			// this directory); one about to be started is checked before
+			// its start (attachOrStart).
 			if x.ic, err = g.interceptor(); err != nil {
 				return err
 			}

@@ -41,6 +41,7 @@ type globals struct {
 	session        string
 	idleTimeout    float64
 	idleSet        bool // --idle-timeout was given (0 clears a session's)
+	saves          bool // the command writes media and spilled text to --out-dir
 	agentIdle      float64
 	// server and serverFile are --server NAME and --file PATH: a registered
 	// entry as the target; resolved is its launch once looked up.

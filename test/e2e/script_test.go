@@ -403,6 +403,21 @@ func TestHeadlessOdds(t *testing.T) {
 		t.Errorf("a bad --out-dir must fail before the server is spawned\n%s", r)
 	}
 
+	// With a session, the same: a session about to start is not started,
+	// and a running one's daemon refuses the call with the same words.
+	s := newSession(t, "badout")
+	r = s.run(args([]string{"call", "echo", "message=hi", "--session", "badout", "--out-dir", filepath.Join(file, "sub")}, demo())...)
+	r.wantCode(t, 64)
+	r.wantStderr(t, "cannot use the output directory")
+	if rows := s.list(); len(rows) != 0 {
+		t.Errorf("a bad --out-dir started session %+v", rows)
+	}
+	s.run(args([]string{"list-tools", "--session", "badout"}, demo())...).wantCode(t, 0)
+	r = s.run("call", "echo", "message=hi", "--session", "badout", "--out-dir", filepath.Join(file, "sub"))
+	r.wantCode(t, 64)
+	r.wantStderr(t, "cannot use the output directory")
+	s.run("call", "echo", "message=hi", "--session", "badout").wantCode(t, 0)
+
 	r = run(t, "lst-tools")
 	r.wantCode(t, 64)
 	r.wantStderr(t, `unknown command "lst-tools". Did you mean "list-tools"?`)
@@ -413,7 +428,7 @@ func TestHeadlessOdds(t *testing.T) {
 		t.Errorf("the headless default timeout must be 300000 ms\n%s", r)
 	}
 
-	s := newSession(t, "idle")
+	s = newSession(t, "idle")
 	s.run(args([]string{"list-tools", "--session", "idle", "--idle-timeout", "90"}, demo())...).wantCode(t, 0)
 	if rows := s.list(); len(rows) != 1 || rows[0].Idle != "90m" {
 		t.Fatalf("sessions idle_timeout: %+v", rows)
