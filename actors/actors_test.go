@@ -25,6 +25,10 @@ func TestMain(m *testing.M) {
 		serveStuck(strings.Split(never, ","))
 		os.Exit(0)
 	}
+	if mode := os.Getenv(pagerEnv); mode != "" {
+		servePager(mode)
+		os.Exit(0)
+	}
 	if os.Getenv(demoEnv) == "1" {
 		cmd := demoserver.NewCommand()
 		cmd.SetArgs(os.Args[len(os.Args)-countDemoArgs():])

@@ -95,14 +95,29 @@ type Conn struct {
 
 // toolSet is one tools/list: typed for checks, raw for printing.
 type toolSet struct {
-	typed []mcp.Tool
-	raw   []json.RawMessage
+	// typed is read through tools(): when lazy, it is decoded from raw on
+	// first use (listToolsRaw).
+	typed     []mcp.Tool
+	lazy      bool
+	typedOnce sync.Once
+	raw       []json.RawMessage
 	// required indexes each tool's required arguments, built on first use
 	// (a call checks them; reading a schema per call was a decode per call).
 	indexOnce sync.Once
 	required  map[string][]string
 	rawOnce   sync.Once
 	rawByName map[string]json.RawMessage
+}
+
+// tools is the typed list, decoded from the raw entries on first use when
+// the listing came without it.
+func (s *toolSet) tools() []mcp.Tool {
+	s.typedOnce.Do(func() {
+		if s.lazy {
+			s.typed = decodeTools(s.raw)
+		}
+	})
+	return s.typed
 }
 
 // rawOf returns tool name's definition as the server sent it (the first,
@@ -123,8 +138,9 @@ func (s *toolSet) rawOf(name string) json.RawMessage {
 // list has no such tool.
 func (s *toolSet) requiredOf(name string) (req []string, ok bool) {
 	s.indexOnce.Do(func() {
-		s.required = make(map[string][]string, len(s.typed))
-		for _, t := range s.typed {
+		tools := s.tools()
+		s.required = make(map[string][]string, len(tools))
+		for _, t := range tools {
 			s.required[t.Name] = toolcheck.Required(t)
 		}
 	})

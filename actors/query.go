@@ -315,7 +315,7 @@ func (c *Conn) Tools(ctx context.Context, fresh bool) ([]mcp.Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return set.typed, nil
+	return set.tools(), nil
 }
 
 // RawTool returns the definition of one tool as the server sent it, from
@@ -341,11 +341,20 @@ func (c *Conn) listToolSet(ctx context.Context) (*toolSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	tools, raw, err := c.listTools(ctx, s)
-	if err != nil {
-		return nil, c.callFailed(ctx, s, err, 0)
+	var set *toolSet
+	if !s.listsRaw() {
+		tools, raw, err := c.listTools(ctx, s)
+		if err != nil {
+			return nil, c.callFailed(ctx, s, err, 0)
+		}
+		set = &toolSet{typed: tools, raw: raw}
+	} else {
+		raw, err := c.listToolsRaw(ctx, s)
+		if err != nil {
+			return nil, c.callFailed(ctx, s, err, 0)
+		}
+		set = &toolSet{raw: raw, lazy: true}
 	}
-	set := &toolSet{typed: tools, raw: raw}
 	c.cacheTools(ctx, s, set)
 	return set, nil
 }
