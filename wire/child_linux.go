@@ -97,24 +97,31 @@ func startSupervised(spawner *Spawner, path string, spec Spec, stdio [3]*os.File
 // it (see supervise.StartSpare), which has had the time to start meanwhile.
 func startSpare(sp *supervise.Spare, path string, spec Spec, stdio [3]*os.File) (*supervised, error) {
 	s := &supervised{status: bufio.NewReader(sp.Status), statusF: sp.Status, control: sp.Control, reaped: make(chan struct{})}
-	proc, err := os.FindProcess(sp.Pid)
-	if err != nil { // cannot happen on Linux: FindProcess always succeeds there
-		sp.Discard()
-		return nil, fmt.Errorf("find run-mcp's supervisor (PID %d): %w", sp.Pid, err)
-	}
-	go func() {
-		st, err := proc.Wait()
-		s.clean = err == nil && st.Success()
-		close(s.reaped)
-	}()
 	// The directory was checked before the spawn (actors' checkDir), as
 	// exec.Cmd's chdir would report it.
 	t := supervise.Target{Path: path, Argv: append([]string{path}, spec.Args...), Env: BuildEnv(spec.Env), Dir: spec.Dir}
-	if err := sp.Hand(t, stdio); err != nil {
+	// The target first: the spare starts it while the reaper is set up.
+	err := sp.Hand(t, stdio)
+	go s.reap(sp.Pid)
+	if err != nil {
 		s.abandon()
 		return nil, err
 	}
 	return s.started(path)
+}
+
+// reap waits for the spare supervisor, a child of this process started by
+// supervise.StartSpare. It waits on the pid itself: os.FindProcess would
+// first probe the kernel's pidfd support, forking a throwaway child, on the
+// path between a one-shot command's start and its server's.
+func (s *supervised) reap(pid int) {
+	var ws syscall.WaitStatus
+	_, err := syscall.Wait4(pid, &ws, 0, nil)
+	for errors.Is(err, syscall.EINTR) {
+		_, err = syscall.Wait4(pid, &ws, 0, nil)
+	}
+	s.clean = err == nil && ws.Exited() && ws.ExitStatus() == 0
+	close(s.reaped)
 }
 
 // started reads the supervisor's first word: the target's pid, or why it

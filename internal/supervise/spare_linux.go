@@ -144,9 +144,14 @@ func (s *Spare) Discard() {
 	closeFDs(s.spec)
 	_ = s.Status.Close()
 	_ = s.Control.Close()
-	if p, err := os.FindProcess(s.Pid); err == nil {
-		go func() { _, _ = p.Wait() }() // no zombie while run-mcp lives on
-	}
+	go func() { // no zombie while run-mcp lives on
+		var ws syscall.WaitStatus
+		for {
+			if _, err := syscall.Wait4(s.Pid, &ws, 0, nil); !errors.Is(err, syscall.EINTR) {
+				return
+			}
+		}
+	}()
 }
 
 // receive is the spare's side of Hand: the target and its three fds.

@@ -159,37 +159,37 @@ func detachStdio() {
 // obey acts on run-mcp's control bytes and on the stop signals. End of
 // file on the control pipe (run-mcp exited, however it exited) and a stop
 // signal (the parent-death signal among them) both mean kill everything.
+// A byte is acted on by the goroutine that read it: a hand-off to another
+// would wake another thread before the target is signalled.
 func (s *supervisor) obey(control io.Reader, stop <-chan os.Signal) {
-	ctl := make(chan byte)
 	go func() {
-		buf := make([]byte, 1)
-		for {
-			n, err := control.Read(buf)
-			if n == 1 {
-				ctl <- buf[0]
-			}
-			if err != nil {
-				ctl <- KillAll
-				return
-			}
+		for range stop {
+			s.act(KillAll)
 		}
 	}()
+	buf := make([]byte, 1)
 	for {
-		var c byte
-		select {
-		case c = <-ctl:
-		case <-stop:
-			c = KillAll
+		n, err := control.Read(buf)
+		if n == 1 {
+			s.act(buf[0])
 		}
-		s.mu.Lock()
-		switch {
-		case c == Terminate && !s.targetDone:
-			signalGroup(s.target, syscall.SIGTERM)
-		case c == KillAll:
-			s.killing = true
-			s.killChildren()
+		if err != nil {
+			s.act(KillAll)
+			return
 		}
-		s.mu.Unlock()
+	}
+}
+
+// act carries out one control byte.
+func (s *supervisor) act(c byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case c == Terminate && !s.targetDone:
+		signalGroup(s.target, syscall.SIGTERM)
+	case c == KillAll:
+		s.killing = true
+		s.killChildren()
 	}
 }
 
