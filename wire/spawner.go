@@ -21,6 +21,7 @@ type Spawner struct {
 	once     sync.Once
 	mu       sync.Mutex
 	closed   bool
+	started  bool // the forking goroutine runs: started by the first Start
 }
 
 type spawnRequest struct {
@@ -28,12 +29,12 @@ type spawnRequest struct {
 	reply chan error
 }
 
-// NewSpawner starts the forking goroutine. Close it after every child it
-// started has been stopped.
+// NewSpawner returns a Spawner; its forking goroutine starts with the first
+// Start, so that one that never starts a child (a one-shot command, whose
+// server a spare supervisor starts) costs no thread, at its start or at its
+// Close. Close it after every child it started has been stopped.
 func NewSpawner() *Spawner {
-	s := &Spawner{requests: make(chan spawnRequest), done: make(chan struct{})}
-	go s.loop()
-	return s
+	return &Spawner{requests: make(chan spawnRequest), done: make(chan struct{})}
 }
 
 func (s *Spawner) loop() {
@@ -52,6 +53,10 @@ func (s *Spawner) Start(cmd *exec.Cmd) error {
 	if s.closed {
 		s.mu.Unlock()
 		return ErrSpawnerClosed
+	}
+	if !s.started {
+		s.started = true
+		go s.loop()
 	}
 	reply := make(chan error, 1)
 	s.requests <- spawnRequest{cmd: cmd, reply: reply}
@@ -72,7 +77,10 @@ func (s *Spawner) Close() {
 		s.mu.Lock()
 		s.closed = true
 		close(s.requests)
+		started := s.started
 		s.mu.Unlock()
-		<-s.done
+		if started {
+			<-s.done
+		}
 	})
 }
