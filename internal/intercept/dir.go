@@ -78,15 +78,19 @@ func ensureDir(dir string, strict bool) error {
 }
 
 // ensurePrivate creates d with mode 0700 unless it exists, then checks what
-// is there without following a link.
+// is there without following a link. It looks first: the directory is
+// there on every use but the first, and this runs on every call.
 func ensurePrivate(d string) error {
 	if handled, err := platformPrivate(d); handled {
 		return err
 	}
-	if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("creating output directory %s: %w; check the permissions of %s or pass --out-dir", d, err, filepath.Dir(d))
-	}
 	info, err := os.Lstat(d)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("creating output directory %s: %w; check the permissions of %s or pass --out-dir", d, err, filepath.Dir(d))
+		}
+		info, err = os.Lstat(d)
+	}
 	if err != nil {
 		return fmt.Errorf("checking output directory %s: %w; pass --out-dir to use another directory", d, err)
 	}

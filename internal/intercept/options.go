@@ -3,7 +3,6 @@ package intercept
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"sync"
 	"time"
 )
@@ -76,11 +75,9 @@ func New(opts Options) (*Interceptor, error) {
 	// The directory must be listable to continue the ids; listing it is put
 	// off to the first spill (most calls spill nothing, and a directory an
 	// agent has used for long holds many files), so only open it here.
-	d, err := os.Open(abs)
-	if err != nil {
+	if err := listable(abs); err != nil {
 		return nil, fmt.Errorf("listing output directory %s to continue result ids: %w", abs, err)
 	}
-	_ = d.Close()
 	return &Interceptor{
 		dir:     abs,
 		strict:  strict,

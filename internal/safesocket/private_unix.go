@@ -18,10 +18,15 @@ const noFollow = syscall.O_NOFOLLOW
 // lets others list or enter it is closed to 0700 through a descriptor opened
 // without following links, so the chmod cannot land on another directory.
 func privateDir(d string) error {
-	if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("create the session directory %s: %w. Check that the temp directory (%s) exists and is writable, or set TMPDIR", d, err, os.TempDir())
-	}
+	// Looked at first: it is there on every use but the first, and every
+	// sessioned command comes here.
 	info, err := os.Lstat(d)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("create the session directory %s: %w. Check that the temp directory (%s) exists and is writable, or set TMPDIR", d, err, os.TempDir())
+		}
+		info, err = os.Lstat(d)
+	}
 	if err != nil {
 		return fmt.Errorf("check the session directory %s: %w", d, err)
 	}
