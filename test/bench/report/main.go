@@ -50,7 +50,7 @@ func main() {
 	flag.IntVar(&cfg.flightCalls, "flight-calls", 20000, "calls per round for the 128-in-flight throughput")
 	flag.IntVar(&cfg.fanConns, "fan-conns", 200, "named connections of the burst measure")
 	flag.IntVar(&cfg.fanCalls, "fan-calls", 20000, "calls fired at once over them")
-	flag.IntVar(&cfg.fanRounds, "fan-rounds", 1, "rounds of the burst measure")
+	flag.IntVar(&cfg.fanRounds, "fan-rounds", 3, "rounds of the burst measure (medians over them: one burst's p99 swings by 2× on a shared machine)")
 	flag.Int64Var(&cfg.stderrBytes, "stderr-bytes", 1<<30, "bytes of stderr the flooding target writes")
 	flag.IntVar(&cfg.bigChars, "big-chars", 20_000_000, "characters of the big tool result")
 	flag.BoolVar(&cfg.peers, "peers", true, "measure the peer clients too (installed by test/bench/peers.sh)")
