@@ -342,18 +342,18 @@ func (c *Conn) listToolSet(ctx context.Context) (*toolSet, error) {
 		return nil, err
 	}
 	var set *toolSet
-	if !s.listsRaw() {
-		tools, raw, err := c.listTools(ctx, s)
-		if err != nil {
-			return nil, c.callFailed(ctx, s, err, 0)
-		}
-		set = &toolSet{typed: tools, raw: raw}
-	} else {
+	if s.listsRaw() {
 		raw, err := c.listToolsRaw(ctx, s)
 		if err != nil {
 			return nil, c.callFailed(ctx, s, err, 0)
 		}
 		set = &toolSet{raw: raw, lazy: true}
+	} else {
+		tools, raw, err := c.listTools(ctx, s)
+		if err != nil {
+			return nil, c.callFailed(ctx, s, err, 0)
+		}
+		set = &toolSet{typed: tools, raw: raw}
 	}
 	c.cacheTools(ctx, s, set)
 	return set, nil
