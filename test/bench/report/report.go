@@ -41,7 +41,7 @@ func (r *report) markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Benchmarks\n\n")
 	fmt.Fprintf(&b, "Written by `make bench` (`go run ./test/bench/report`); every figure below comes from the run it describes. ")
-	fmt.Fprintf(&b, "Each measure runs side by side with its floor (small standard-library programs under `test/bench`), interleaved round by round, and the figures are medians. ")
+	fmt.Fprintf(&b, "Each measure runs side by side with its floor (small standard-library programs under `test/bench`), interleaved round by round, and the figures are medians. The measures that time single processes run first and the ones that keep both CPUs busy (throughput, burst, stderr flood, big result, peers) after them, since on this VM sustained load slows the process starts that follow. ")
 	fmt.Fprintf(&b, "CPU and peak RSS of a command are taken by `test/bench/rusage` (a small parent, since on Linux a child inherits its parent's peak RSS at exec) and count the processes it reaped: run-mcp's supervisor and the target, which for those rows is `test/fixtures/benchtarget` (a few MB).\n\n")
 	fmt.Fprintf(&b, "- Date: %s (took %s)\n", r.started.Format("2006-01-02 15:04 MST"), r.finished.Sub(r.started).Round(time.Second))
 	fmt.Fprintf(&b, "- Machine: %s\n", machineLine())
