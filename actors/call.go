@@ -355,18 +355,25 @@ func (s *session) raw(ctx context.Context, method string, params any) (json.RawM
 // rawWithID is raw with an id the caller chose (a listen stream's id is its
 // subscription id).
 func (s *session) rawWithID(ctx context.Context, id mcp.RequestId, method string, params any) (json.RawMessage, error) {
-	resp, err := s.tr.SendRequest(ctx, transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method, Params: params,
-		Header: s.standardHeaders(method, params)})
+	resp, err := s.sendRaw(ctx, id, method, params)
 	if err != nil {
-		if ctx.Err() != nil {
-			s.sendCancelled(id, context.Cause(ctx))
-		}
 		return nil, err
 	}
 	if resp.Error != nil {
 		return nil, &TargetError{Code: resp.Error.Code, Message: resp.Error.Message, Data: resp.Error.Data}
 	}
 	return resp.Result, nil
+}
+
+// sendRaw sends one request past the client and waits for its response; a
+// cancelled request is followed by notifications/cancelled.
+func (s *session) sendRaw(ctx context.Context, id mcp.RequestId, method string, params any) (*transport.JSONRPCResponse, error) {
+	resp, err := s.tr.SendRequest(ctx, transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method, Params: params,
+		Header: s.standardHeaders(method, params)})
+	if err != nil && ctx.Err() != nil {
+		s.sendCancelled(id, context.Cause(ctx))
+	}
+	return resp, err
 }
 
 // standardHeaders are the Mcp-Method and Mcp-Name headers 2026-07-28

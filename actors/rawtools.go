@@ -62,12 +62,8 @@ func (c *Conn) listToolsRaw(ctx context.Context, s *session) ([]json.RawMessage,
 // fails (a JSON-RPC error becomes mcp-go's error for its code), so that a
 // listing reports the same either way.
 func (s *session) listPage(ctx context.Context, method string, params mcp.PaginatedParams) (json.RawMessage, error) {
-	id := mcp.NewRequestId(fmt.Sprintf("run-mcp-%d", s.reqSeq.Add(1)))
-	resp, err := s.tr.SendRequest(ctx, transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method, Params: params})
+	resp, err := s.sendRaw(ctx, mcp.NewRequestId(fmt.Sprintf("run-mcp-%d", s.reqSeq.Add(1))), method, params)
 	if err != nil {
-		if ctx.Err() != nil {
-			s.sendCancelled(id, context.Cause(ctx))
-		}
 		return nil, transport.NewError(err)
 	}
 	if resp.Error != nil {
