@@ -59,11 +59,11 @@ func startSupervised(spawner *Spawner, path string, spec Spec, stdio [3]*os.File
 		}
 		sp.Discard()
 	}
-	statusR, statusW, err := os.Pipe()
+	statusR, statusW, err := childPipe(false)
 	if err != nil {
 		return nil, fmt.Errorf("create the supervisor's status pipe: %w", err)
 	}
-	controlR, controlW, err := os.Pipe()
+	controlW, controlR, err := childPipe(true)
 	if err != nil {
 		closeAll(statusR, statusW)
 		return nil, fmt.Errorf("create the supervisor's control pipe: %w", err)

@@ -111,17 +111,17 @@ func StartInto(spawner *Spawner, spec Spec, ring *Ring) (*Process, error) {
 
 func (p *Process) pipes() (childIn, childOut, childErr *os.File, err error) {
 	var files []*os.File
-	pipe := func() (r, w *os.File) {
+	pipe := func(childReads bool) (mine, theirs *os.File) {
 		if err != nil {
 			return nil, nil
 		}
-		r, w, err = os.Pipe()
-		files = append(files, r, w)
-		return r, w
+		mine, theirs, err = childPipe(childReads)
+		files = append(files, mine, theirs)
+		return mine, theirs
 	}
-	childIn, p.stdin = pipe()
-	p.stdout, childOut = pipe()
-	p.stderrR, childErr = pipe()
+	p.stdin, childIn = pipe(true)
+	p.stdout, childOut = pipe(false)
+	p.stderrR, childErr = pipe(false)
 	if err == nil {
 		growPipe(p.stderrR)
 	}
