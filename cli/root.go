@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -37,10 +38,52 @@ type AgentOptions struct {
 
 // NewRoot builds the run-mcp command tree.
 func NewRoot(version string, agent AgentServer) *cobra.Command {
-	return newRoot(version, agent)
+	return newRoot(version, agent, "")
 }
 
-func newRoot(version string, agent AgentServer) *cobra.Command {
+// NewRootFor builds the tree a command line needs: when its first word names
+// a subcommand, the root and that subcommand (with its siblings from the
+// same constructor) alone. Building every subcommand and its flags is about
+// a tenth of a millisecond that each headless call would pay before its
+// work starts; anything else (no word, an option first, help, completion,
+// an unknown word) gets the whole tree.
+func NewRootFor(version string, agent AgentServer, args []string) *cobra.Command {
+	only := ""
+	if len(args) > 0 {
+		only = args[0]
+	}
+	return newRoot(version, agent, only)
+}
+
+// subcommand is one constructor of root's subcommands and the names of what
+// it builds.
+type subcommand struct {
+	names []string
+	build func() []*cobra.Command
+}
+
+func subcommands(g *globals, version string) []subcommand {
+	one := func(c func() *cobra.Command) func() []*cobra.Command {
+		return func() []*cobra.Command { return []*cobra.Command{c()} }
+	}
+	return []subcommand{
+		{[]string{"list-tools", "list-resources", "list-prompts"}, func() []*cobra.Command { return newListCmds(g, version) }},
+		{[]string{"read", "get-prompt", "describe"}, func() []*cobra.Command { return newReadCmds(g, version) }},
+		{[]string{"call"}, one(func() *cobra.Command { return newCallCmd(g, version) })},
+		{[]string{"stderr"}, one(func() *cobra.Command { return newStderrCmd(g, version) })},
+		{[]string{"validate"}, one(func() *cobra.Command { return newValidateCmd(g, version) })},
+		{[]string{"reconnect"}, one(func() *cobra.Command { return newReconnectCmd(g, version) })},
+		{[]string{"servers"}, one(func() *cobra.Command { return newServersCmd(g) })},
+		{[]string{"sessions"}, one(newSessionsCmd)},
+		{[]string{"close-session"}, one(newCloseSessionCmd)},
+		{[]string{session.DaemonCommand}, one(func() *cobra.Command { return newSessionDaemonCmd(version) })},
+		{[]string{"demo-server"}, one(demoserver.NewCommand)},
+	}
+}
+
+// newRoot builds the tree; with only set to a name a constructor answers
+// to, that constructor's subcommands alone.
+func newRoot(version string, agent AgentServer, only string) *cobra.Command {
 	g := &globals{}
 	root := &cobra.Command{
 		Use:   "run-mcp [options]",
@@ -75,10 +118,16 @@ With a subcommand it runs one headless call and prints JSON:
 	root.Flags().BoolP("version", "V", false, "output the version number")
 	root.Flags().Var(minutes{&g.agentIdle}, "idle-timeout", "Close a connection after this many minutes without a call (0: never); its record stays for reconnect_to_mcp")
 	g.addPersistent(root)
-	root.AddCommand(newListCmds(g, version)...)
-	root.AddCommand(newReadCmds(g, version)...)
-	root.AddCommand(newCallCmd(g, version), newStderrCmd(g, version), newValidateCmd(g, version), newReconnectCmd(g, version))
-	root.AddCommand(newServersCmd(g), newSessionsCmd(), newCloseSessionCmd(), newSessionDaemonCmd(version), demoserver.NewCommand())
+	subs := subcommands(g, version)
+	for _, sc := range subs {
+		if slices.Contains(sc.names, only) {
+			root.AddCommand(sc.build()...)
+			return root
+		}
+	}
+	for _, sc := range subs {
+		root.AddCommand(sc.build()...)
+	}
 	return root
 }
 

@@ -27,7 +27,7 @@ func main() {
 	id := current()
 	// The version alone is what the agent server reports as serverInfo.version
 	// and the headless commands as clientInfo.version; --version says more.
-	root := cli.NewRoot(id.Version, nil)
+	root := cli.NewRootFor(id.Version, nil, os.Args[1:])
 	root.SetVersionTemplate(templateLiteral(id.String()) + "\n")
 	os.Exit(cli.Execute(root))
 }
