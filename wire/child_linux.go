@@ -110,6 +110,36 @@ func startSpare(sp *supervise.Spare, path string, spec Spec, stdio [3]*os.File) 
 	return s.started(path)
 }
 
+// adoptEarly takes the target handed to the spare during run-mcp's start
+// (internal/prespawn), if there is one: ok says so. It is kept only if it is
+// the very target this spawn resolved (path, argv, environment, directory);
+// otherwise it is stopped, and the spawn starts its own as usual (ok
+// false). err is its failure to start, as a spawn's own would be.
+func adoptEarly(spawner *Spawner, path string, spec Spec) (e *early, ok bool, err error) {
+	sp := supervise.TakeEarly()
+	if sp == nil {
+		return nil, false, nil
+	}
+	s := &supervised{status: bufio.NewReader(sp.Status), statusF: sp.Status, control: sp.Control, reaped: make(chan struct{})}
+	go s.reap(sp.Pid)
+	pipes := []*os.File{sp.Stdin, sp.Stdout, sp.Stderr}
+	want := supervise.Target{Path: path, Argv: append([]string{path}, spec.Args...), Env: BuildEnv(spec.Env), Dir: spec.Dir}
+	if spawner.isClosed() || !sp.Target.Equal(want) {
+		if _, err := s.started(path); err == nil { // else it is already gone
+			s.killAll()
+			s.release()
+		}
+		closeAll(pipes...)
+		return nil, false, nil
+	}
+	growPipe(sp.Stderr)
+	if _, err := s.started(path); err != nil {
+		closeAll(pipes...)
+		return nil, true, err
+	}
+	return &early{stdin: sp.Stdin, stdout: sp.Stdout, stderr: sp.Stderr, child: s, startedAt: sp.Handed}, true, nil
+}
+
 // reap waits for the spare supervisor, a child of this process started by
 // supervise.StartSpare. It waits on the pid itself: os.FindProcess would
 // first probe the kernel's pidfd support, forking a throwaway child, on the

@@ -40,3 +40,6 @@ func (d *direct) wait() Exit {
 
 // platformSignalNames: Windows defines only the common signals.
 func platformSignalNames() map[syscall.Signal]string { return nil }
+
+// adoptEarly: only Linux starts a target early (internal/prespawn).
+func adoptEarly(*Spawner, string, Spec) (*early, bool, error) { return nil, false, nil }

@@ -92,21 +92,45 @@ func StartInto(spawner *Spawner, spec Spec, ring *Ring) (*Process, error) {
 	}
 	p := &Process{Spec: spec, stderr: ring, exited: make(chan struct{}),
 		drained: make(chan struct{}), done: make(chan struct{})}
-	childIn, childOut, childErr, err := p.pipes()
-	if err != nil {
+	if err := p.start(spawner, path); err != nil {
 		return nil, err
 	}
-	p.child, err = startChild(spawner, path, spec, [3]*os.File{childIn, childOut, childErr})
-	closeAll(childIn, childOut, childErr) // the child has its own copies now
-	if err != nil {
-		closeAll(p.stdin, p.stdout, p.stderrR)
-		return nil, fmt.Errorf("start %s: %w", spec.CommandLine(), err)
-	}
-	p.StartedAt = time.Now()
 	p.stderrBase = ring.begin(p) // before the drain, so the marker precedes the first line
 	go p.drainStderr()
 	go p.wait()
 	return p, nil
+}
+
+// start starts the target on new pipes, or takes the one already started
+// for it during run-mcp's start (adoptEarly), and sets StartedAt.
+func (p *Process) start(spawner *Spawner, path string) error {
+	if e, ok, err := adoptEarly(spawner, path, p.Spec); ok {
+		if err != nil {
+			return fmt.Errorf("start %s: %w", p.Spec.CommandLine(), err)
+		}
+		p.stdin, p.stdout, p.stderrR, p.child, p.StartedAt = e.stdin, e.stdout, e.stderr, e.child, e.startedAt
+		return nil
+	}
+	childIn, childOut, childErr, err := p.pipes()
+	if err != nil {
+		return err
+	}
+	p.child, err = startChild(spawner, path, p.Spec, [3]*os.File{childIn, childOut, childErr})
+	closeAll(childIn, childOut, childErr) // the child has its own copies now
+	if err != nil {
+		closeAll(p.stdin, p.stdout, p.stderrR)
+		return fmt.Errorf("start %s: %w", p.Spec.CommandLine(), err)
+	}
+	p.StartedAt = time.Now()
+	return nil
+}
+
+// early is a target started before its spawn asked for it: our ends of its
+// pipes and the handle on it.
+type early struct {
+	stdin, stdout, stderr *os.File
+	child                 child
+	startedAt             time.Time
 }
 
 func (p *Process) pipes() (childIn, childOut, childErr *os.File, err error) {

@@ -14,4 +14,13 @@
 // spare, which exits when run-mcp does; a command the guess misses starts
 // its supervisor as before. Only the run-mcp command imports this package:
 // test binaries never start a spare.
+//
+// For a listing with nothing but its target after the subcommand
+// (`run-mcp list-tools -- CMD ARGS...`, and list-resources, list-prompts,
+// describe) the target itself is certain before any parsing: no option can
+// change what is run or fail the command line. Its spare is then handed the
+// target at once (Early), so the server's own start overlaps run-mcp's
+// instead of following it. The spawn keeps it only if it is the very target
+// it resolved itself (path, argv, environment, directory); anything else is
+// stopped and started as usual.
 package prespawn

@@ -1,6 +1,13 @@
 package prespawn
 
-import "strings"
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/run-mcp/run-mcp/internal/supervise"
+)
 
 // oneShot are the subcommands that start a server for one command.
 var oneShot = map[string]bool{
@@ -26,4 +33,47 @@ func Wanted(args []string) bool {
 		}
 	}
 	return false
+}
+
+// listings are the subcommands whose target is certain when nothing but
+// "--" and the target follows them: they take no argument words, and with
+// no option there is nothing to check before the spawn.
+var listings = map[string]bool{"list-tools": true, "list-resources": true, "list-prompts": true, "describe": true}
+
+// EarlyTarget is the target of a listing with nothing but its target after
+// the subcommand, resolved as the spawn resolves it, and false for any
+// other command line, or a command that does not resolve (the spawn then
+// reports it as usual).
+func EarlyTarget(args []string) (supervise.Target, bool) {
+	if len(args) < 3 || !listings[args[0]] || args[1] != "--" || !Wanted(args) {
+		return supervise.Target{}, false
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return supervise.Target{}, false
+	}
+	path, ok := resolve(args[2], dir)
+	if !ok {
+		return supervise.Target{}, false
+	}
+	return supervise.Target{Path: path, Argv: append([]string{path}, args[3:]...), Env: supervise.TargetEnv(nil), Dir: dir}, true
+}
+
+// resolve finds the command as the spawn does (wire's resolve): on PATH
+// when it has no separator, else relative to dir; false when the spawn
+// would refuse it.
+func resolve(command, dir string) (string, bool) {
+	if !strings.ContainsRune(command, filepath.Separator) {
+		path, err := exec.LookPath(command)
+		return path, err == nil
+	}
+	path := command
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() || info.Mode().Perm()&0o111 == 0 {
+		return "", false
+	}
+	return path, true
 }

@@ -7,7 +7,13 @@ import (
 )
 
 func init() {
-	if Wanted(os.Args[1:]) {
-		supervise.StartSpare()
+	args := os.Args[1:]
+	if !Wanted(args) {
+		return
 	}
+	if t, ok := EarlyTarget(args); ok {
+		supervise.StartSpare(&t)
+		return
+	}
+	supervise.StartSpare(nil)
 }

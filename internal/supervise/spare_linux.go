@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // A spare is a supervisor started while run-mcp itself is still starting,
@@ -25,6 +26,22 @@ var spare struct {
 	mu    sync.Mutex
 	ready chan struct{}
 	s     *Spare
+	early *Early // instead of s when the spare was handed its target at once
+}
+
+// Early is a spare that was handed its target as soon as it was started,
+// while run-mcp itself was still starting (internal/prespawn decides when:
+// a command line whose target is certain before any of run-mcp's own
+// parsing). The first spawn takes it (TakeEarly) and keeps it only if it is
+// the very target that spawn was about to start.
+type Early struct {
+	*Spare
+	Target Target
+	// Our ends of the target's stdin (write), stdout and stderr (read),
+	// non-blocking, as a spawn's own pipes are.
+	Stdin, Stdout, Stderr *os.File
+	// Handed is when the target was handed over.
+	Handed time.Time
 }
 
 // Spare is a supervisor waiting for its target.
@@ -41,7 +58,10 @@ type Spare struct {
 // and the Go runtime ends a locked thread whose goroutine returns). Any
 // failure is silent: the spawn then starts a supervisor of its own, as
 // without a spare.
-func StartSpare() {
+//
+// With early set, the spare is handed that target as soon as it is started,
+// on new pipes, and TakeEarly has it instead of TakeSpare.
+func StartSpare(early *Target) {
 	spare.mu.Lock()
 	defer spare.mu.Unlock()
 	if spare.ready != nil {
@@ -52,14 +72,62 @@ func StartSpare() {
 	go func() {
 		runtime.LockOSThread() // never unlocked: see above
 		s, err := startSpare()
+		var e *Early
+		if err == nil && early != nil {
+			// A failed hand-off leaves a spare that has read end of file
+			// and exits: nothing to take.
+			e, _ = s.handEarly(*early)
+			s = nil
+		}
 		spare.mu.Lock()
 		if err == nil {
-			spare.s = s
+			spare.s, spare.early = s, e
 		}
 		spare.mu.Unlock()
 		close(ready)
 		select {} // keeps the thread that forked the spare
 	}()
+}
+
+// handEarly hands s its target at once, on three new pipes.
+func (s *Spare) handEarly(t Target) (*Early, error) {
+	in, out, errp := [2]int{-1, -1}, [2]int{-1, -1}, [2]int{-1, -1} // -1: not made, nothing to close
+	for _, p := range []*[2]int{&in, &out, &errp} {
+		if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+			closeFDs(in[0], in[1], out[0], out[1], errp[0], errp[1])
+			closeFDs(s.spec)
+			return nil, err
+		}
+	}
+	// The target's ends go to it; ours are non-blocking, for the poller.
+	err := s.handFDs(t, [3]int{in[0], out[1], errp[1]})
+	closeFDs(in[0], out[1], errp[1])
+	if err != nil {
+		closeFDs(in[1], out[0], errp[0])
+		return nil, err
+	}
+	for _, fd := range []int{in[1], out[0], errp[0]} {
+		_ = syscall.SetNonblock(fd, true)
+	}
+	return &Early{Spare: s, Target: t, Handed: time.Now(),
+		Stdin: os.NewFile(uintptr(in[1]), "|1"), Stdout: os.NewFile(uintptr(out[0]), "|0"), Stderr: os.NewFile(uintptr(errp[0]), "|0")}, nil
+}
+
+// TakeEarly returns the spare handed its target early, once; nil when there
+// is none. It waits for a spare still being started.
+func TakeEarly() *Early {
+	spare.mu.Lock()
+	ready := spare.ready
+	spare.mu.Unlock()
+	if ready == nil {
+		return nil
+	}
+	<-ready
+	spare.mu.Lock()
+	defer spare.mu.Unlock()
+	e := spare.early
+	spare.early = nil
+	return e
 }
 
 func startSpare() (*Spare, error) {
@@ -83,10 +151,13 @@ func startSpare() (*Spare, error) {
 	}
 	// Its own group keeps a Ctrl-C meant for run-mcp away from it; the
 	// parent-death signal is caught once it runs a target, so that it can
-	// kill everything when run-mcp is gone. No environment: its target's
-	// comes with the target.
+	// kill everything when run-mcp is gone. No environment (its target's
+	// comes with the target) but TZ set empty: the local time zone is then
+	// UTC, not /etc/localtime read and parsed by an init function
+	// (BurntSushi/toml's), a few tenths of a millisecond of the spare's
+	// start that a one-shot command would wait on.
 	pid, err := syscall.ForkExec("/proc/self/exe", []string{filepath.Base(os.Args[0]), Arg}, &syscall.ProcAttr{
-		Env:   []string{},
+		Env:   []string{"TZ="},
 		Files: []uintptr{uintptr(null), uintptr(null), uintptr(null), uintptr(status[1]), uintptr(control[0]), uintptr(spec[1])},
 		Sys:   &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM},
 	})
@@ -123,9 +194,13 @@ func TakeSpare() *Spare {
 // stderr; the spare then starts it and reports as any supervisor does.
 // Either way the spec socket is closed: a spare runs one target at most.
 func (s *Spare) Hand(t Target, stdio [3]*os.File) error {
+	return s.handFDs(t, [3]int{int(stdio[0].Fd()), int(stdio[1].Fd()), int(stdio[2].Fd())})
+}
+
+func (s *Spare) handFDs(t Target, stdio [3]int) error {
 	defer closeFDs(s.spec)
 	msg := t.Encode()
-	rights := syscall.UnixRights(int(stdio[0].Fd()), int(stdio[1].Fd()), int(stdio[2].Fd()))
+	rights := syscall.UnixRights(stdio[0], stdio[1], stdio[2])
 	n, err := retry(func() (int, error) { return syscall.SendmsgN(s.spec, msg, rights, nil, 0) })
 	for err == nil && n < len(msg) {
 		var m int

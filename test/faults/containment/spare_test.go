@@ -63,3 +63,27 @@ func cmdline(t *testing.T, pid int) []string {
 	}
 	return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
 }
+
+// TestEarlyListingServerIsContained: a listing with nothing but its target
+// after the subcommand has its server handed to the spare during run-mcp's
+// own start (internal/prespawn). Killed with -9 while that server has not
+// even answered the handshake, run-mcp leaves nothing of it behind.
+func TestEarlyListingServerIsContained(t *testing.T) {
+	requireLinux(t)
+	t.Parallel()
+	pidDir := t.TempDir()
+	c := command(t, t.TempDir(), append([]string{"list-tools"}, target(pidDir, append([]string{"--delay-serve", "120s"}, everyKind...)...)...)...)
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pids := waitPids(t, pidDir, everyName...)
+	sup := parentOf(t, pids["server"])
+	if argv := cmdline(t, sup); len(argv) != 2 || argv[1] != supervise.Arg {
+		t.Errorf("the server's parent (PID %d) runs %q, want run-mcp's spare supervisor (%q alone)", sup, argv, supervise.Arg)
+	}
+	if err := c.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Wait()
+	wantNoSurvivors(t, "kill -9 of a one-shot listing whose server was started early", pids)
+}
