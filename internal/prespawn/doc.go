@@ -16,8 +16,8 @@
 // test binaries never start a spare.
 //
 // For a listing with nothing but its target after the subcommand
-// (`run-mcp list-tools -- CMD ARGS...`, and list-resources, list-prompts,
-// describe) the target itself is certain before any parsing: no option can
+// (`run-mcp list-tools -- CMD ARGS...`, and list-resources, list-prompts)
+// the target itself is certain before any parsing: no option can
 // change what is run or fail the command line. Its spare is then handed the
 // target at once (Early), so the server's own start overlaps run-mcp's
 // instead of following it. The spawn keeps it only if it is the very target

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/run-mcp/run-mcp/internal/supervise"
@@ -36,9 +37,21 @@ func Wanted(args []string) bool {
 }
 
 // listings are the subcommands whose target is certain when nothing but
-// "--" and the target follows them: they take no argument words, and with
-// no option there is nothing to check before the spawn.
-var listings = map[string]bool{"list-tools": true, "list-resources": true, "list-prompts": true, "describe": true}
+// "--" and the target follows them: they take no words of their own (no
+// tool name, no arguments), and with no option there is nothing to check
+// before the spawn. (describe is not one: it needs a tool name.)
+var listings = map[string]bool{"list-tools": true, "list-resources": true, "list-prompts": true}
+
+// EarlyListings names the subcommands EarlyTarget starts early, for the
+// command tree's test that each takes nothing but its target.
+func EarlyListings() []string {
+	names := make([]string, 0, len(listings))
+	for n := range listings {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
 
 // EarlyTarget is the target of a listing with nothing but its target after
 // the subcommand, resolved as the spawn resolves it, and false for any

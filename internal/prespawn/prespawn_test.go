@@ -75,7 +75,7 @@ func TestEarlyTarget(t *testing.T) {
 		want supervise.Target
 	}{
 		{"list-tools -- srv --flag", supervise.Target{Path: filepath.Join(bin, "srv"), Argv: []string{filepath.Join(bin, "srv"), "--flag"}}},
-		{"describe -- ./local-srv", supervise.Target{Path: filepath.Join(dir, "local-srv"), Argv: []string{filepath.Join(dir, "local-srv")}}},
+		{"list-resources -- ./local-srv", supervise.Target{Path: filepath.Join(dir, "local-srv"), Argv: []string{filepath.Join(dir, "local-srv")}}},
 		{"list-prompts -- " + filepath.Join(bin, "srv") + " --session x", supervise.Target{Path: filepath.Join(bin, "srv"), Argv: []string{filepath.Join(bin, "srv"), "--session", "x"}}},
 	}
 	for _, c := range early {
@@ -90,6 +90,7 @@ func TestEarlyTarget(t *testing.T) {
 		"list-tools --session s -- srv",    // a session's daemon runs it
 		"call echo message=hi -- srv",      // argument words and an output directory to check
 		"read file:///x -- srv",            // a word before --
+		"describe -- srv",                  // a usage error: describe needs a tool name
 		"list-tools -- http://127.0.0.1/x", // nothing to spawn
 		"list-tools -- no-such-srv",        // not on PATH: the spawn says so
 		"list-tools -- ./plain",            // not executable: the spawn says so
