@@ -116,13 +116,9 @@ func (s *Spare) handEarly(t Target) (*Early, error) {
 // TakeEarly returns the spare handed its target early, once; nil when there
 // is none. It waits for a spare still being started.
 func TakeEarly() *Early {
-	spare.mu.Lock()
-	ready := spare.ready
-	spare.mu.Unlock()
-	if ready == nil {
+	if !awaitSpare() {
 		return nil
 	}
-	<-ready
 	spare.mu.Lock()
 	defer spare.mu.Unlock()
 	e := spare.early
@@ -176,18 +172,27 @@ func startSpare() (*Spare, error) {
 // TakeSpare returns the waiting spare, once; nil when there is none. It
 // waits for a spare still being started.
 func TakeSpare() *Spare {
-	spare.mu.Lock()
-	ready := spare.ready
-	spare.mu.Unlock()
-	if ready == nil {
+	if !awaitSpare() {
 		return nil
 	}
-	<-ready
 	spare.mu.Lock()
 	defer spare.mu.Unlock()
 	s := spare.s
 	spare.s = nil
 	return s
+}
+
+// awaitSpare waits for the spare being started, if one is; false when none
+// was ever started.
+func awaitSpare() bool {
+	spare.mu.Lock()
+	ready := spare.ready
+	spare.mu.Unlock()
+	if ready == nil {
+		return false
+	}
+	<-ready
+	return true
 }
 
 // Hand sends the spare its target and the target's stdin, stdout and
