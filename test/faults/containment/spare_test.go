@@ -5,6 +5,7 @@ package containment
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -86,4 +87,29 @@ func TestEarlyListingServerIsContained(t *testing.T) {
 	}
 	_ = c.Wait()
 	wantNoSurvivors(t, "kill -9 of a one-shot listing whose server was started early", pids)
+}
+
+// TestEarlyListingStartsItsServerOnce: the server handed over early is the
+// one the listing uses. Were the spawn to refuse it (a target it resolved
+// differently), the server would be started twice, the first one killed:
+// a server's start-up side effects would happen twice.
+func TestEarlyListingStartsItsServerOnce(t *testing.T) {
+	requireLinux(t)
+	t.Parallel()
+	starts := filepath.Join(t.TempDir(), "starts")
+	c := command(t, t.TempDir(), "list-tools", "--", "/bin/sh", "-c", `echo started >> "$0"; exec "$1" demo-server`, starts, bin)
+	out, err := c.Output()
+	if err != nil {
+		t.Fatalf("list-tools: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), `"name": "echo"`) {
+		t.Errorf("list-tools printed no echo tool:\n%s", out)
+	}
+	b, err := os.ReadFile(starts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "started\n"); n != 1 {
+		t.Errorf("the server was started %d times, want once", n)
+	}
 }
