@@ -74,8 +74,8 @@ func StartSpare(early *Target) {
 		s, err := startSpare()
 		var e *Early
 		if err == nil && early != nil {
-			// A failed hand-off leaves a spare that has read end of file
-			// and exits: nothing to take.
+			// A failed hand-off discards the spare: nothing to take, and
+			// the spawn starts a supervisor of its own.
 			e, _ = s.handEarly(*early)
 			s = nil
 		}
@@ -95,7 +95,7 @@ func (s *Spare) handEarly(t Target) (*Early, error) {
 	for _, p := range []*[2]int{&in, &out, &errp} {
 		if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
 			closeFDs(in[0], in[1], out[0], out[1], errp[0], errp[1])
-			closeFDs(s.spec)
+			s.Discard()
 			return nil, err
 		}
 	}
@@ -104,6 +104,7 @@ func (s *Spare) handEarly(t Target) (*Early, error) {
 	closeFDs(in[0], out[1], errp[1])
 	if err != nil {
 		closeFDs(in[1], out[0], errp[0])
+		s.Discard()
 		return nil, err
 	}
 	for _, fd := range []int{in[1], out[0], errp[0]} {
@@ -203,7 +204,10 @@ func (s *Spare) Hand(t Target, stdio [3]*os.File) error {
 }
 
 func (s *Spare) handFDs(t Target, stdio [3]int) error {
-	defer closeFDs(s.spec)
+	defer func() {
+		closeFDs(s.spec)
+		s.spec = -1 // closed: a later Discard must not close whatever reuses the number
+	}()
 	msg := t.Encode()
 	rights := syscall.UnixRights(stdio[0], stdio[1], stdio[2])
 	n, err := retry(func() (int, error) { return syscall.SendmsgN(s.spec, msg, rights, nil, 0) })
