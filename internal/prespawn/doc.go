@@ -12,8 +12,9 @@
 // The command line is read with a cheap, conservative guess: a one-shot
 // subcommand with a target command after "--". A wrong guess costs only the
 // spare, which exits when run-mcp does; a command the guess misses starts
-// its supervisor as before. Only the run-mcp command imports this package:
-// test binaries never start a spare.
+// its supervisor as before. Only the run-mcp command imports this package,
+// and cli's tests, whose command lines (-test.* flags) are never a
+// one-shot's: test binaries never start a spare.
 //
 // For a listing with nothing but its target after the subcommand
 // (`run-mcp list-tools -- CMD ARGS...`, and list-resources, list-prompts)
