@@ -36,6 +36,7 @@ func serveAgent(cmd *cobra.Command, opts AgentOptions) error {
 	// 0.9-1.0x).
 	wire.GrowPipe(os.Stdin)
 	wire.GrowPipe(os.Stdout)
+	in := pollableStdin(os.Stdin)
 	ctx, stop := signal.NotifyContext(cmd.Context(), stopSignals()...)
 	defer stop()
 	if st, err := os.Stdin.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
@@ -47,5 +48,5 @@ func serveAgent(cmd *cobra.Command, opts AgentOptions) error {
 		RequestTimeout: time.Duration(opts.RequestMS) * time.Millisecond,
 		MaxText:        opts.MaxText, MediaKB: opts.MediaKB, Scan: opts.Scan, Protocol: opts.Protocol,
 		MaxConnections: opts.MaxConnections, IdleTimeout: time.Duration(opts.IdleMinutes * float64(time.Minute)),
-		Version: opts.Version}, os.Stdin, os.Stdout, os.Stderr)
+		Version: opts.Version}, in, os.Stdout, os.Stderr)
 }
