@@ -19,11 +19,15 @@ func TestPollableStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, w := os.NewFile(uintptr(p[0]), "stdin"), os.NewFile(uintptr(p[1]), "host")
+	defer r.Close()
 	defer w.Close()
 	if err := r.SetReadDeadline(time.Now()); err == nil {
 		t.Fatal("a blocking pipe took a read deadline: the test no longer starts from what a host hands over")
 	}
 	in := pollableStdin(r)
+	if in == r {
+		t.Fatal("a pipe came back as it was")
+	}
 	defer in.Close()
 	if err := in.SetReadDeadline(time.Now().Add(20 * time.Millisecond)); err != nil {
 		t.Fatalf("the agent's stdin takes no read deadline: %v", err)
@@ -38,6 +42,14 @@ func TestPollableStdin(t *testing.T) {
 	_ = w.Close()
 	if b, err := io.ReadAll(in); err != nil || string(b) != "{}\n" {
 		t.Errorf("read %q, %v; want the host's message", b, err)
+	}
+	// Each file owns its own descriptor: closing one leaves the other's,
+	// so no finalizer can later close a number some other file reuses.
+	if err := in.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Stat(); err != nil {
+		t.Errorf("closing the pollable stdin closed the original's descriptor too: %v", err)
 	}
 
 	f, err := os.CreateTemp(t.TempDir(), "not-a-pipe")
