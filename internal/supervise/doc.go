@@ -15,4 +15,11 @@
 // from fd 4. When the target ends, when run-mcp asks, or when run-mcp is gone
 // (fd 4 reads end of file, or the parent-death signal arrives), it kills every
 // process left below it, orphans reparented to it included, and exits.
+//
+// A spare supervisor (StartSpare) is one started before run-mcp knows its
+// target; it is handed the target later (TakeSpare, Hand) or, for a command
+// line whose target is certain from the start, at once (TakeEarly). What a
+// target is given to run, Target, and its environment, TargetEnv, live here
+// too, so that such an early hand-off, made from an init function before
+// wire's dependencies are initialised, builds exactly what wire would.
 package supervise
