@@ -13,6 +13,7 @@ import (
 
 	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/cli/session"
+	"github.com/run-mcp/run-mcp/internal/predial"
 	"github.com/run-mcp/run-mcp/internal/safesocket"
 	"github.com/run-mcp/run-mcp/wire"
 )
@@ -53,14 +54,6 @@ func forward(cmd *cobra.Command, g *globals, sp *split, req *session.Request) er
 			return daemonTrouble(dir, rec, err)
 		}
 	}
-	// The signals are taken over on a goroutine of their own (the first
-	// signal.Notify starts two threads of the runtime's and waits on them)
-	// while the request gets ready, and before the client waits for the
-	// answer. A signal before that ends the client by default, which hangs
-	// up the socket just the same (the call is cancelled), as a signal during
-	// its start always has.
-	ctx, sig := interruptible(cmd.Context())
-	defer sig.stop()
 	if !started {
 		req.Caller = caller
 	}
@@ -72,14 +65,32 @@ func forward(cmd *cobra.Command, g *globals, sp *split, req *session.Request) er
 		idle := g.idleTimeout
 		req.IdleMinutes = &idle
 	}
-	wait := g.callTimeout(headlessTimeout) + max(g.requestTimeout(), connectTimeoutOf(g)) + answerMargin // a call may re-list first
-	reply, err := conn.Ask(ctx, *req, wait, sig.armed)
-	if s := sig.received(); s != nil {
-		code := ExitInterrupt
-		if s == syscall.SIGTERM {
-			code = ExitTerminate
+	// A call sent while run-mcp started (predial.CallLine) has most often
+	// been answered by now: nothing is left to wait for or interrupt.
+	reply, answered, err := conn.AnswerNow(*req)
+	if !answered {
+		// The signals are taken over on a goroutine of their own (the first
+		// signal.Notify starts two threads of the runtime's and waits on
+		// them) while the request goes, and before the client waits for the
+		// answer. A signal before that ends the client by default, which
+		// hangs up the socket just the same (the call is cancelled), as a
+		// signal during its start always has.
+		ctx, sig := interruptible(cmd.Context())
+		defer sig.stop()
+		wait := g.callTimeout(headlessTimeout) + max(g.requestTimeout(), connectTimeoutOf(g)) + answerMargin // a call may re-list first
+		reply, err = conn.Ask(ctx, *req, wait, sig.armed)
+		if s := sig.received(); s != nil {
+			code := ExitInterrupt
+			if s == syscall.SIGTERM {
+				code = ExitTerminate
+			}
+			return exitf(code, "interrupted (%v): the call was cancelled in session %q (its server was sent notifications/cancelled); the session keeps running", s, name)
 		}
-		return exitf(code, "interrupted (%v): the call was cancelled in session %q (its server was sent notifications/cancelled); the session keeps running", s, name)
+	}
+	var differs session.ErrEarlyDiffers
+	if errors.As(err, &differs) {
+		return internalf("%v, so its answer is not printed and that call was cancelled in session %q. This is a bug in run-mcp: please report it with the command line. "+
+			"Until it is fixed, any flag other than --session (--timeout %d, for one) makes the command send its own request", err, name, headlessTimeout.Milliseconds())
 	}
 	if err != nil {
 		if rec == nil {
@@ -107,23 +118,30 @@ func recordOf(dir, name string) *session.Record {
 
 // signals cancels a context on SIGINT or SIGTERM and remembers which.
 type signals struct {
-	ch    chan os.Signal
 	got   chan os.Signal
 	ready chan struct{}
 	done  chan struct{}
 }
 
 // interruptible takes SIGINT and SIGTERM over from their default (ending
-// the process) on a goroutine; armed waits for it.
+// the process) on a goroutine; armed waits for it. When a call went while
+// run-mcp started, they were taken over before it (predial.Interrupts),
+// and one that came since is acted on now.
 func interruptible(parent context.Context) (context.Context, *signals) {
 	ctx, cancel := context.WithCancel(parent)
-	s := &signals{ch: make(chan os.Signal, 1), got: make(chan os.Signal, 1), ready: make(chan struct{}), done: make(chan struct{})}
+	s := &signals{got: make(chan os.Signal, 1), ready: make(chan struct{}), done: make(chan struct{})}
+	taken, early := predial.Interrupts()
 	go func() {
 		defer cancel()
-		signal.Notify(s.ch, os.Interrupt, syscall.SIGTERM)
+		ch := taken
+		if !early {
+			own := make(chan os.Signal, 1)
+			signal.Notify(own, os.Interrupt, syscall.SIGTERM)
+			ch = own
+		}
 		close(s.ready)
 		select {
-		case v := <-s.ch:
+		case v := <-ch:
 			s.got <- v
 		case <-s.done:
 		}

@@ -8,21 +8,20 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/internal/predial"
 	"github.com/run-mcp/run-mcp/internal/safesocket"
 	"github.com/run-mcp/run-mcp/wire"
 )
 
-// sessionName is what a session may be called: it names files on disk.
-var sessionName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-
-// ValidName says whether name may name a session.
-func ValidName(name string) bool { return sessionName.MatchString(name) && len(name) <= 200 }
+// ValidName says whether name may name a session (it names files on
+// disk). The rule is predial's, which checks a name during the package
+// inits, so the two can never disagree.
+func ValidName(name string) bool { return predial.ValidName(name) }
 
 // maxRecord bounds what is read of a record file.
 const maxRecord = 1 << 20

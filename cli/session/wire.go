@@ -2,10 +2,12 @@ package session
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"time"
 
@@ -206,15 +208,57 @@ const dialWait = 2 * time.Second
 
 // Conn is a connection to a session daemon that carries one request. A
 // client dials before its request is ready, so that the daemon wakes up
-// (accepts) while the client prepares it.
-type Conn struct{ c net.Conn }
+// (accepts) while the client prepares it. sent is the request line already
+// written on it while run-mcp started (see predial.CallLine), or nil.
+type Conn struct {
+	c    net.Conn
+	sent []byte
+	r    *bufio.Reader // what the daemon answers; nil until read
+}
+
+// reader reads the daemon's answer, after what AnswerNow read, if anything.
+func (k *Conn) reader() *bufio.Reader {
+	if k.r == nil {
+		k.r = bufio.NewReader(k.c)
+	}
+	return k.r
+}
+
+// AnswerNow returns the daemon's answer to req without waiting: when req
+// is the request sent while run-mcp started and its whole answer has
+// already arrived, as it most often has. answered is false otherwise, and
+// Ask then does the rest (nothing read is lost). A command answered here
+// has nothing left to wait for or to interrupt.
+func (k *Conn) AnswerNow(req Request) (reply *Reply, answered bool, err error) {
+	if k.sent == nil {
+		return nil, false, nil
+	}
+	b, err := req.appendJSON(make([]byte, 0, 512))
+	if err != nil || !bytes.Equal(append(b, '\n'), k.sent) {
+		return nil, false, nil // Ask says why
+	}
+	got, whole := readArrived(k.c, MaxReply)
+	k.r = bufio.NewReader(io.MultiReader(bytes.NewReader(got), k.c))
+	if !whole {
+		return nil, false, nil
+	}
+	defer k.c.Close()
+	line, err := ReadLine(k.r, MaxReply)
+	if err != nil {
+		return nil, true, fmt.Errorf("read the session daemon's answer: %w", err)
+	}
+	if reply, err = decodeReply(line); err != nil {
+		return nil, true, fmt.Errorf("the session daemon answered with something that is not its reply: %w", err)
+	}
+	return reply, true, nil
+}
 
 // Dial connects to the daemon at socket, or takes the connection to it
 // dialled while run-mcp started (see internal/predial); an error is
 // ErrCannotReach.
 func Dial(socket string) (*Conn, error) {
-	if c := predial.Take(socket); c != nil { // dialled while run-mcp started
-		return &Conn{c: c}, nil
+	if c, sent := predial.Take(socket); c != nil { // dialled while run-mcp started
+		return &Conn{c: c, sent: sent}, nil
 	}
 	c, err := safesocket.Dial(socket, dialWait)
 	if err != nil {
@@ -223,13 +267,23 @@ func Dial(socket string) (*Conn, error) {
 	return &Conn{c: c}, nil
 }
 
+// ErrEarlyDiffers is a request line sent while run-mcp started that is not
+// the one the command line, read in full, makes. Its answer is not taken:
+// hanging up cancels that call in the daemon.
+type ErrEarlyDiffers struct{ Sent, Want []byte }
+
+// Error names neither line: the arguments in them may be secrets.
+func (e ErrEarlyDiffers) Error() string {
+	return "the request sent while run-mcp started is not the one its command line makes"
+}
+
 // Close hangs up without a request (the daemon drops such a connection).
 func (k *Conn) Close() error { return k.c.Close() }
 
 // Ask sends req and waits up to wait for the reply, then closes the
 // connection. Cancelling ctx closes it early, which cancels the request in
 // the daemon; Ask then returns ctx's error. sent, when not nil, is called
-// once the request is on its way.
+// once the request is on its way, unless it went while run-mcp started.
 func (k *Conn) Ask(ctx context.Context, req Request, wait time.Duration, sent func()) (*Reply, error) {
 	c := k.c
 	defer c.Close()
@@ -239,17 +293,25 @@ func (k *Conn) Ask(ctx context.Context, req Request, wait time.Duration, sent fu
 	if err != nil {
 		return nil, fmt.Errorf("encode the request: %w", err)
 	}
+	b = append(b, '\n')
 	_ = c.SetDeadline(time.Now().Add(wait))
-	if _, err := c.Write(append(b, '\n')); err != nil {
-		if ctx.Err() != nil {
-			return nil, context.Cause(ctx)
+	switch {
+	case k.sent == nil:
+		if _, err := c.Write(b); err != nil {
+			if ctx.Err() != nil {
+				return nil, context.Cause(ctx)
+			}
+			return nil, fmt.Errorf("send to the session daemon: %w", err)
 		}
-		return nil, fmt.Errorf("send to the session daemon: %w", err)
+	case !bytes.Equal(k.sent, b): // the call on its way is not this one
+		return nil, ErrEarlyDiffers{Sent: k.sent, Want: b}
 	}
-	if sent != nil {
+	if sent != nil && k.sent == nil {
+		// A request sent while run-mcp started has most likely been
+		// answered already: the answer is read without waiting for sent.
 		sent()
 	}
-	line, err := ReadLine(bufio.NewReader(c), MaxReply)
+	line, err := ReadLine(k.reader(), MaxReply)
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:

@@ -31,14 +31,16 @@ func Session(args []string) (string, bool) {
 		default:
 			continue
 		}
-		return name, validName(name)
+		return name, ValidName(name)
 	}
 	return "", false
 }
 
-// validName is cli/session.ValidName, which this package cannot import
-// without losing its place before the heavy inits.
-func validName(name string) bool {
+// ValidName says whether name can name a session: it names files in the
+// session directory, so it starts with a letter or digit and holds only
+// those and '.', '_' and '-', up to 200 bytes. cli/session.ValidName is
+// this.
+func ValidName(name string) bool {
 	if name == "" || len(name) > 200 || !alnum(name[0]) {
 		return false
 	}

@@ -2,8 +2,14 @@
 
 package predial
 
-import "net"
+import (
+	"net"
+	"os"
+)
 
 // Take returns nil: on Windows a session's daemon is reached over a named
 // pipe, dialled by the command itself.
-func Take(string) net.Conn { return nil }
+func Take(string) (net.Conn, []byte) { return nil, nil }
+
+// Interrupts returns false: no call is sent early here.
+func Interrupts() (<-chan os.Signal, bool) { return nil, false }

@@ -7,6 +7,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -288,4 +289,29 @@ func TestSessionConcurrentFirstCalls(t *testing.T) {
 func environOf(pid string) string {
 	b, _ := os.ReadFile(filepath.Join("/proc", pid, "environ"))
 	return string(b)
+}
+
+// A warm call of the simplest shape is sent while run-mcp is still
+// starting (internal/predial); each one must still run its tool exactly
+// once and print its own answer, in every spelling of the command line,
+// and a call that is not sent early counts the same.
+func TestSessionWarmCallsRunOnce(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, "once")
+	s.run(args([]string{"list-tools", "--session", "once"}, demo())...).wantCode(t, 0)
+	lines := [][]string{
+		{"call", "bump_counter", "--session", "once"},
+		{"call", "--session", "once", "bump_counter"},
+		{"call", "bump_counter", "--session=once"},
+		{"call", "bump_counter", "--session", "once", "--timeout", "60000"}, // not sent early
+		{"call", "bump_counter", "--session", "once"},
+	}
+	for i, line := range lines {
+		r := s.run(line...)
+		r.wantCode(t, 0)
+		r.wantStdout(t, fmt.Sprintf(`"text": "%d"`, i+1))
+	}
+	r := s.run("call", "echo", "message=<a&b> = é", "--session", "once")
+	r.wantCode(t, 0)
+	r.wantStdout(t, `echo: \u003ca\u0026b\u003e = é`)
 }
