@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/internal/predial"
 	"github.com/run-mcp/run-mcp/internal/safesocket"
 )
@@ -138,4 +139,14 @@ func shortTemp(t *testing.T) string {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	return dir
+}
+
+// A call sent while run-mcp starts waits for its answer as long as the
+// command does with its defaults, from when it was sent.
+func TestEarlyCallWaitsAsTheCommandDoes(t *testing.T) {
+	g := &globals{requestMS: int(actors.DefaultRequestTimeout.Milliseconds())}
+	want := g.callTimeout(headlessTimeout) + max(g.requestTimeout(), connectTimeoutOf(g)) + answerMargin
+	if predial.AnswerWait != want {
+		t.Errorf("predial waits %v for an early call's answer; the command waits %v", predial.AnswerWait, want)
+	}
 }

@@ -65,27 +65,23 @@ func forward(cmd *cobra.Command, g *globals, sp *split, req *session.Request) er
 		idle := g.idleTimeout
 		req.IdleMinutes = &idle
 	}
-	// A call sent while run-mcp started (predial.CallLine) has most often
-	// been answered by now: nothing is left to wait for or interrupt.
-	reply, answered, err := conn.AnswerNow(*req)
-	if !answered {
-		// The signals are taken over on a goroutine of their own (the first
-		// signal.Notify starts two threads of the runtime's and waits on
-		// them) while the request goes, and before the client waits for the
-		// answer. A signal before that ends the client by default, which
-		// hangs up the socket just the same (the call is cancelled), as a
-		// signal during its start always has.
-		ctx, sig := interruptible(cmd.Context())
-		defer sig.stop()
-		wait := g.callTimeout(headlessTimeout) + max(g.requestTimeout(), connectTimeoutOf(g)) + answerMargin // a call may re-list first
-		reply, err = conn.Ask(ctx, *req, wait, sig.armed)
-		if s := sig.received(); s != nil {
-			code := ExitInterrupt
-			if s == syscall.SIGTERM {
-				code = ExitTerminate
-			}
-			return exitf(code, "interrupted (%v): the call was cancelled in session %q (its server was sent notifications/cancelled); the session keeps running", s, name)
+	// The signals are taken over on a goroutine of their own (the first
+	// signal.Notify starts two threads of the runtime's and waits on them)
+	// while the request goes, and before the client waits for the answer.
+	// A signal before that ends the client by default, which hangs up the
+	// socket just the same (the call is cancelled), as a signal during its
+	// start always has. A call predial made while run-mcp started and left
+	// to this command comes with its signals taken over already.
+	ctx, sig := interruptible(cmd.Context())
+	defer sig.stop()
+	wait := g.callTimeout(headlessTimeout) + max(g.requestTimeout(), connectTimeoutOf(g)) + answerMargin // a call may re-list first
+	reply, err := conn.Ask(ctx, *req, wait, sig.armed)
+	if s := sig.received(); s != nil {
+		code := ExitInterrupt
+		if s == syscall.SIGTERM {
+			code = ExitTerminate
 		}
+		return exitf(code, "interrupted (%v): the call was cancelled in session %q (its server was sent notifications/cancelled); the session keeps running", s, name)
 	}
 	var differs session.ErrEarlyDiffers
 	if errors.As(err, &differs) {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/run-mcp/run-mcp/internal/predial"
 )
 
 // The protocol's lines are written out by hand: a sessioned call is a
@@ -201,42 +203,11 @@ func decodeReply(line []byte) (*Reply, error) {
 // plainReply reads {"code":N[,"stdout":S][,"stderr":S]} with nothing
 // else in it; ok is false for any other line.
 func plainReply(line []byte) (*Reply, bool) {
-	rest, ok := bytes.CutPrefix(line, []byte(`{"code":`))
+	code, stdout, stderr, ok := predial.PlainReply(line)
 	if !ok {
 		return nil, false
 	}
-	n := 0
-	if n < len(rest) && rest[n] == '-' {
-		n++
-	}
-	digits := n
-	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
-		n++
-	}
-	if n == digits || (rest[digits] == '0' && n > digits+1) {
-		return nil, false // no digits, or a leading zero JSON refuses
-	}
-	code, err := strconv.Atoi(string(rest[:n]))
-	if err != nil {
-		return nil, false
-	}
-	r := &Reply{Code: code}
-	rest = rest[n:]
-	for _, f := range []struct {
-		key string
-		dst *string
-	}{{`,"stdout":`, &r.Stdout}, {`,"stderr":`, &r.Stderr}} {
-		after, ok := bytes.CutPrefix(rest, []byte(f.key))
-		if !ok {
-			continue
-		}
-		end := stringEnd(after)
-		if end < 0 || json.Unmarshal(after[:end], f.dst) != nil {
-			return nil, false
-		}
-		rest = after[end:]
-	}
-	return r, string(rest) == "}"
+	return &Reply{Code: code, Stdout: stdout, Stderr: stderr}, true
 }
 
 // stringEnd is the length of the JSON string that b starts with, quotes

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"time"
 
@@ -213,52 +212,15 @@ const dialWait = 2 * time.Second
 type Conn struct {
 	c    net.Conn
 	sent []byte
-	r    *bufio.Reader // what the daemon answers; nil until read
-}
-
-// reader reads the daemon's answer, after what AnswerNow read, if anything.
-func (k *Conn) reader() *bufio.Reader {
-	if k.r == nil {
-		k.r = bufio.NewReader(k.c)
-	}
-	return k.r
-}
-
-// AnswerNow returns the daemon's answer to req without waiting: when req
-// is the request sent while run-mcp started and its whole answer has
-// already arrived, as it most often has. answered is false otherwise, and
-// Ask then does the rest (nothing read is lost). A command answered here
-// has nothing left to wait for or to interrupt.
-func (k *Conn) AnswerNow(req Request) (reply *Reply, answered bool, err error) {
-	if k.sent == nil {
-		return nil, false, nil
-	}
-	b, err := req.appendJSON(make([]byte, 0, 512))
-	if err != nil || !bytes.Equal(append(b, '\n'), k.sent) {
-		return nil, false, nil // Ask says why
-	}
-	got, whole := readArrived(k.c, MaxReply)
-	k.r = bufio.NewReader(io.MultiReader(bytes.NewReader(got), k.c))
-	if !whole {
-		return nil, false, nil
-	}
-	defer k.c.Close()
-	line, err := ReadLine(k.r, MaxReply)
-	if err != nil {
-		return nil, true, fmt.Errorf("read the session daemon's answer: %w", err)
-	}
-	if reply, err = decodeReply(line); err != nil {
-		return nil, true, fmt.Errorf("the session daemon answered with something that is not its reply: %w", err)
-	}
-	return reply, true, nil
+	at   time.Time // when sent went: its answer's wait runs from then
 }
 
 // Dial connects to the daemon at socket, or takes the connection to it
 // dialled while run-mcp started (see internal/predial); an error is
 // ErrCannotReach.
 func Dial(socket string) (*Conn, error) {
-	if c, sent := predial.Take(socket); c != nil { // dialled while run-mcp started
-		return &Conn{c: c, sent: sent}, nil
+	if c, sent, at := predial.Take(socket); c != nil { // dialled while run-mcp started
+		return &Conn{c: c, sent: sent, at: at}, nil
 	}
 	c, err := safesocket.Dial(socket, dialWait)
 	if err != nil {
@@ -283,7 +245,7 @@ func (k *Conn) Close() error { return k.c.Close() }
 // Ask sends req and waits up to wait for the reply, then closes the
 // connection. Cancelling ctx closes it early, which cancels the request in
 // the daemon; Ask then returns ctx's error. sent, when not nil, is called
-// once the request is on its way, unless it went while run-mcp started.
+// once the request is on its way.
 func (k *Conn) Ask(ctx context.Context, req Request, wait time.Duration, sent func()) (*Reply, error) {
 	c := k.c
 	defer c.Close()
@@ -294,7 +256,11 @@ func (k *Conn) Ask(ctx context.Context, req Request, wait time.Duration, sent fu
 		return nil, fmt.Errorf("encode the request: %w", err)
 	}
 	b = append(b, '\n')
-	_ = c.SetDeadline(time.Now().Add(wait))
+	start := time.Now()
+	if k.sent != nil && !k.at.IsZero() {
+		start = k.at
+	}
+	_ = c.SetDeadline(start.Add(wait))
 	switch {
 	case k.sent == nil:
 		if _, err := c.Write(b); err != nil {
@@ -306,12 +272,10 @@ func (k *Conn) Ask(ctx context.Context, req Request, wait time.Duration, sent fu
 	case !bytes.Equal(k.sent, b): // the call on its way is not this one
 		return nil, ErrEarlyDiffers{Sent: k.sent, Want: b}
 	}
-	if sent != nil && k.sent == nil {
-		// A request sent while run-mcp started has most likely been
-		// answered already: the answer is read without waiting for sent.
+	if sent != nil {
 		sent()
 	}
-	line, err := ReadLine(k.reader(), MaxReply)
+	line, err := ReadLine(bufio.NewReader(c), MaxReply)
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:

@@ -315,3 +315,27 @@ func TestSessionWarmCallsRunOnce(t *testing.T) {
 	r.wantCode(t, 0)
 	r.wantStdout(t, `echo: \u003ca\u0026b\u003e = é`)
 }
+
+// A simple warm call is answered while run-mcp starts, by internal/predial,
+// without the command's own code: what it prints, on both streams, and
+// its exit code must be what the command prints for the same call. Each
+// call is made both ways (--timeout at its default sends it the usual way).
+func TestSessionEarlyCallAnswersAsTheCommand(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, "same")
+	s.run(args([]string{"list-tools", "--session", "same"}, demo())...).wantCode(t, 0)
+	for _, words := range [][]string{
+		{"echo", "message=<a&b> \u00e9"},
+		{"add", "a=2", "b=3.5"}, // shorthand typed by the schema
+		{"fail"},                // isError: exit 1
+		{"echo"},                // missing argument: exit 64
+		{"ecco", "message=hi"},  // unknown tool, with a suggestion
+		{"log", "level=warning", "message=careful"},
+	} {
+		early := s.run(append(append([]string{"call"}, words...), "--session", "same")...)
+		usual := s.run(append(append([]string{"call"}, words...), "--session", "same", "--timeout", "300000")...)
+		if early.stdout != usual.stdout || early.stderr != usual.stderr || early.code != usual.code {
+			t.Errorf("call %q: answered early:\n%s\nthe usual way:\n%s", words, early, usual)
+		}
+	}
+}
