@@ -26,9 +26,11 @@ const dialWait = 50 * time.Millisecond
 // again.
 const freshFor = 2 * time.Second
 
-// maxAnswer bounds the answer read here: a bigger one is left to the
-// command, which refuses it as it refuses any answer over its own bound.
-const maxAnswer = 256 << 20
+// maxAnswer bounds the answer read here. A call's answer is small (long
+// text and media go to files), so a bigger one is a daemon to be wary of:
+// it is left to the command, which reads the rest under its own bound, and
+// what is kept for it here stays small.
+const maxAnswer = 8 << 20
 
 // AnswerWait is how long a call sent here waits for its answer, from when
 // it was sent: what the command waits with its defaults (the call's 300 s,

@@ -3,6 +3,7 @@
 package predial
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"net"
@@ -128,6 +129,16 @@ func TestAwait(t *testing.T) {
 		t.Errorf("what a silent daemon wrote was not kept for the command: %q", early.read)
 	}
 	early.at = time.Now()
+
+	// An answer over maxAnswer is the command's to read and refuse.
+	flood := setUp()
+	go func() {
+		_, _ = flood.Write(bytes.Repeat([]byte("x"), maxAnswer+4096))
+		flood.Close()
+	}()
+	if _, ok := await(); ok || len(early.read) < maxAnswer {
+		t.Errorf("an answer over %d bytes: taken %v, %d bytes kept for the command", maxAnswer, ok, len(early.read))
+	}
 
 	// Half an answer, then Ctrl-C: the command gets the signal and the
 	// connection, and reads the whole answer through it.
