@@ -68,8 +68,7 @@ func init() {
 		return
 	}
 	early.done = make(chan struct{})
-	cwd, _ := os.Getwd() // as the cli reads it: "" leaves the field out
-	if line, ok := CallLine(os.Args[1:], cwd, os.Getenv("RUN_MCP_DEBUG") == "1"); ok {
+	if line, ok := callLine(os.Args[1:]); ok {
 		defer close(early.done)
 		if code, ok := call(name, line); ok {
 			os.Exit(code)
@@ -80,6 +79,16 @@ func init() {
 		defer close(early.done)
 		dial(name)
 	}()
+}
+
+// callLine is CallLine for this process. The working directory is read
+// only for a call: the other sessioned commands need none of it here.
+func callLine(args []string) ([]byte, bool) {
+	if args[0] != "call" {
+		return nil, false
+	}
+	cwd, _ := os.Getwd() // as the cli reads it: "" leaves the field out
+	return CallLine(args, cwd, os.Getenv("RUN_MCP_DEBUG") == "1")
 }
 
 // dial connects to the session's daemon.
