@@ -24,6 +24,7 @@ import (
 
 type config struct {
 	rounds      int
+	startRounds int
 	peerRounds  int
 	seqCalls    int
 	flightCalls int
@@ -45,6 +46,8 @@ func main() {
 	var cfg config
 	var runMCP, out, only string
 	flag.IntVar(&cfg.rounds, "rounds", 7, "interleaved rounds of each process measure (medians over them)")
+	flag.IntVar(&cfg.startRounds, "start-rounds", 100, "interleaved rounds of the process-start measures (the fast-target listing, the warm call): "+
+		"a few milliseconds each, whose medians over a dozen rounds moved by more than their 1 ms goals from one run to the next")
 	flag.IntVar(&cfg.peerRounds, "peer-rounds", 3, "rounds of each peer client measure")
 	flag.IntVar(&cfg.seqCalls, "seq-calls", 2000, "sequential calls per side for the agent latency")
 	flag.IntVar(&cfg.flightCalls, "flight-calls", 20000, "calls per round for the 128-in-flight throughput")
@@ -60,7 +63,7 @@ func main() {
 	quick := flag.Bool("quick", false, "a short smoke run: 3 rounds, 64 MiB of stderr, a smaller burst, no peers")
 	flag.Parse()
 	if *quick {
-		cfg.rounds, cfg.peerRounds, cfg.seqCalls, cfg.flightCalls = 3, 1, 300, 3000
+		cfg.rounds, cfg.startRounds, cfg.peerRounds, cfg.seqCalls, cfg.flightCalls = 3, 20, 1, 300, 3000
 		cfg.fanConns, cfg.fanCalls, cfg.stderrBytes, cfg.peers = 20, 2000, 64<<20, false
 	}
 	if only != "" {

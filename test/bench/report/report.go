@@ -46,8 +46,8 @@ func (r *report) markdown() string {
 	fmt.Fprintf(&b, "- Date: %s (took %s)\n", r.started.Format("2006-01-02 15:04 MST"), r.finished.Sub(r.started).Round(time.Second))
 	fmt.Fprintf(&b, "- Machine: %s\n", machineLine())
 	fmt.Fprintf(&b, "- Command: `go run ./test/bench/report %s`\n", strings.Join(r.args, " "))
-	fmt.Fprintf(&b, "- Knobs: %d rounds, %d sequential calls, %d calls at 128 in flight, %d connections × %d calls (%d rounds), %s of stderr, a %s-character result, peers %v\n\n",
-		r.cfg.rounds, r.cfg.seqCalls, r.cfg.flightCalls, r.cfg.fanConns, r.cfg.fanCalls, r.cfg.fanRounds, bytesIEC(r.cfg.stderrBytes), thousands(int64(r.cfg.bigChars)), r.cfg.peers)
+	fmt.Fprintf(&b, "- Knobs: %d rounds (%d for the process starts), %d sequential calls, %d calls at 128 in flight, %d connections × %d calls (%d rounds), %s of stderr, a %s-character result, peers %v\n\n",
+		r.cfg.rounds, r.cfg.startRounds, r.cfg.seqCalls, r.cfg.flightCalls, r.cfg.fanConns, r.cfg.fanCalls, r.cfg.fanRounds, bytesIEC(r.cfg.stderrBytes), thousands(int64(r.cfg.bigChars)), r.cfg.peers)
 	for _, s := range r.sections {
 		fmt.Fprintf(&b, "## %s\n\n| measure | floor | run-mcp | goal | met |\n| --- | --- | --- | --- | --- |\n", s.title)
 		for _, x := range s.rows {
