@@ -162,8 +162,11 @@ func (c caller) echo(connection string) error {
 type agentEnv struct {
 	runMCP string
 	relay  string // test/bench/relay
-	target []string
-	env    []string
+	// test/bench/pollrelay: the same copying on one thread, outside the
+	// Go scheduler
+	pollRelay string
+	target    []string
+	env       []string
 }
 
 func (a agentEnv) direct() (caller, error) {
@@ -198,8 +201,11 @@ func (a agentEnv) sides() (direct, agent, relay caller, closeAll func(), err err
 }
 
 // relayed is a direct connection with test/bench/relay in between.
-func (a agentEnv) relayed() (caller, error) {
-	r, err := startRPC(a.env, append([]string{a.relay}, a.target...)...)
+func (a agentEnv) relayed() (caller, error) { return a.relayedBy(a.relay) }
+
+// relayedBy is a direct connection with the relay program given in between.
+func (a agentEnv) relayedBy(relay string) (caller, error) {
+	r, err := startRPC(a.env, append([]string{relay}, a.target...)...)
 	if err != nil {
 		return caller{}, err
 	}

@@ -39,7 +39,7 @@ type config struct {
 
 // bins are the programs measured and the floors, built once.
 type bins struct {
-	runMCP, bare, hello, pipe, big, target, rusage, relay string
+	runMCP, bare, hello, pipe, big, target, rusage, relay, pollRelay string
 }
 
 func main() {
@@ -189,7 +189,7 @@ func build(dir, runMCP string) (bins, error) {
 		pkg string
 	}{{&b.bare, "./test/bench/bareclient"}, {&b.hello, "./test/bench/hello"}, {&b.pipe, "./test/bench/pipereader"},
 		{&b.big, "./test/bench/bigclient"}, {&b.target, "./test/fixtures/benchtarget"}, {&b.rusage, "./test/bench/rusage"},
-		{&b.relay, "./test/bench/relay"}} {
+		{&b.relay, "./test/bench/relay"}, {&b.pollRelay, "./test/bench/pollrelay"}} {
 		p, err := targets.BuildBinary(dir, x.pkg)
 		if err != nil {
 			return b, err
