@@ -157,6 +157,31 @@ func TestReconnectInterruptsCall(t *testing.T) {
 	}
 }
 
+// What an operation on the actor changed is what Phase and Why read as soon
+// as the operation returns: a caller that connects and then looks at the
+// phase must not see the one from before.
+func TestPhaseAndWhyAreCurrentWhenAnOperationReturns(t *testing.T) {
+	reg := NewRegistry(Options{})
+	defer reg.Close()
+	ctx := context.Background()
+	if _, err := reg.Connect(ctx, "m", demoConfig(t)); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := reg.Resolve("m", false)
+	if p := c.Phase(); p != PhaseLive {
+		t.Fatalf("just connected, Phase says %q", p)
+	}
+	for i := range 2000 {
+		want := strconv.Itoa(i)
+		if err := c.do(ctx, func(st *connState) { st.why = want }); err != nil {
+			t.Fatal(err)
+		}
+		if got := c.Why(); got != want {
+			t.Fatalf("operation %d set why %q, Why read %q", i, want, got)
+		}
+	}
+}
+
 func TestIdleConnectionIsClosedAndKeepsItsRecord(t *testing.T) {
 	reg := NewRegistry(Options{IdleTimeout: 150 * time.Millisecond})
 	defer reg.Close()

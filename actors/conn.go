@@ -227,8 +227,7 @@ func (c *Conn) run(st *connState, op func(*connState)) {
 	}()
 	c.noticeDeath(st)
 	op(st)
-	c.phase.Store(st.phase)
-	c.why.Store(st.why)
+	c.mirror(st)
 	c.fast.publish(st)
 	if st.phase != PhaseConnecting && len(st.waiters) > 0 {
 		for _, w := range st.waiters {
@@ -251,12 +250,22 @@ func (c *Conn) Phase() Phase {
 	return p
 }
 
-// do runs op on the actor and waits for it, or for ctx.
+// mirror copies the phase and its reason where Phase and Why read them
+// without the actor.
+func (c *Conn) mirror(st *connState) {
+	c.phase.Store(st.phase)
+	c.why.Store(st.why)
+}
+
+// do runs op on the actor and waits for it, or for ctx. The mirrors are
+// brought up to date before it returns (run does it again, after): a
+// Phase read just after a Connect must not see the phase from before it.
 func (c *Conn) do(ctx context.Context, op func(*connState)) error {
 	done := make(chan struct{})
 	wrapped := func(st *connState) {
 		defer close(done)
 		op(st)
+		c.mirror(st)
 	}
 	select {
 	case c.mailbox <- wrapped:
