@@ -50,7 +50,20 @@ func forward(cmd *cobra.Command, g *globals, sp *split, req *session.Request) er
 		if rec, started, err = attachOrStart(cmd, g, dir, sp); err != nil {
 			return err
 		}
-		if conn, err = session.Dial(rec.Socket); err != nil {
+		if conn, err = session.Dial(rec.Socket); err != nil && !started && namesItsServer(g, sp) && !rec.Alive() && !rec.Unreachable() {
+			// A daemon that died (killed, or its machine slept through a
+			// reboot of /tmp) left its record; this command gives the
+			// server, so it starts the session afresh, as it would have
+			// with no record, and says what became of the old one.
+			session.Prune(dir, rec)
+			fmt.Fprintf(cmd.ErrOrStderr(), "run-mcp: session %q was gone: its daemon (PID %d) is no longer running, so its record was removed and the session is started again. Its log said: %s\n",
+				name, rec.DaemonPid, session.LogTail(dir, name))
+			if rec, started, err = attachOrStart(cmd, g, dir, sp); err != nil {
+				return err
+			}
+			conn, err = session.Dial(rec.Socket)
+		}
+		if err != nil {
 			return daemonTrouble(dir, rec, err)
 		}
 	}
@@ -101,6 +114,10 @@ func forward(cmd *cobra.Command, g *globals, sp *split, req *session.Request) er
 	}
 	return nil
 }
+
+// namesItsServer says the command gives the server to run (after "--" or
+// with --server), so that it can start the session itself.
+func namesItsServer(g *globals, sp *split) bool { return len(sp.target) > 0 || g.server != "" }
 
 // recordOf is a session's record for a report on its daemon, read once
 // the call went wrong; a daemon that removed it on its way out leaves one
@@ -217,7 +234,7 @@ func attachOrStart(cmd *cobra.Command, g *globals, dir string, sp *split) (*sess
 	if rec != nil {
 		return rec, false, nil
 	}
-	if len(sp.target) == 0 && g.server == "" {
+	if !namesItsServer(g, sp) {
 		why := ""
 		if ended := session.HowItEnded(dir, name); ended != "" {
 			why = fmt.Sprintf(": %s (its log: %s)", ended, session.LogPath(dir, name))

@@ -223,6 +223,33 @@ func TestSessionDaemonDeathIsExplained(t *testing.T) {
 	}
 }
 
+// A command that gives the server starts a session whose daemon died
+// afresh, as it would with no record, and says what became of the old one.
+func TestSessionDeadDaemonRestarts(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, "phoenix")
+	s.run(args([]string{"list-tools", "--session", "phoenix"}, demo())...).wantCode(t, 0)
+	rows := s.list()
+	if len(rows) != 1 {
+		t.Fatalf("sessions: %+v", rows)
+	}
+	p, _ := os.FindProcess(rows[0].DaemonPid)
+	if err := p.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, rows[0].DaemonPid, "the killed daemon")
+	r := s.run(args([]string{"call", "echo", "message=again", "--session", "phoenix"}, demo())...)
+	r.wantCode(t, 0)
+	r.wantStdout(t, "echo: again")
+	r.wantStderr(t, `session "phoenix" was gone: its daemon (PID `+strconv.Itoa(rows[0].DaemonPid)+`) is no longer running`,
+		"the session is started again", "session phoenix: serving")
+	after := s.list()
+	if len(after) != 1 || after[0].DaemonPid == rows[0].DaemonPid {
+		t.Fatalf("want one session with a new daemon, got %+v (the dead one was PID %d)", after, rows[0].DaemonPid)
+	}
+	s.run("call", "echo", "message=warm", "--session", "phoenix").wantCode(t, 0)
+}
+
 func TestSessionReconnectInterruptsACall(t *testing.T) {
 	t.Parallel()
 	s := newSession(t, "busy")
