@@ -61,3 +61,27 @@ func TestLongNamesGetAShortPath(t *testing.T) {
 		t.Fatalf("path %q (%d bytes)", p, len(p))
 	}
 }
+
+// A temp directory too deep for a socket path fails with the reason and
+// what to do, not the kernel's bare "invalid argument".
+func TestATooDeepTempDirSaysSo(t *testing.T) {
+	deep := filepath.Join(t.TempDir(), strings.Repeat("d", 120))
+	if err := os.MkdirAll(deep, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", deep)
+	dir, err := Dir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := Listen(Path(dir, "x"))
+	if err == nil {
+		ln.Close()
+		t.Fatal("a socket path over the limit was accepted")
+	}
+	for _, want := range []string{"more than a Unix socket's path can hold", "Set TMPDIR to a shorter directory", deep} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not say %q: %v", want, err)
+		}
+	}
+}

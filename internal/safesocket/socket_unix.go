@@ -41,6 +41,11 @@ func Listen(path string) (net.Listener, error) {
 		return nil, fmt.Errorf("remove the stale socket %s: %w", path, err)
 	}
 	ln, err := net.Listen("unix", path)
+	if err != nil && len(path) >= maxSocketPath {
+		// The kernel says only "invalid argument" for a path too long.
+		return nil, fmt.Errorf("listen on %s: the path is %d bytes, more than a Unix socket's path can hold (about %d), because the temp directory %s is deep. "+
+			"Set TMPDIR to a shorter directory (such as /tmp) and run the command again: %w", path, len(path), maxSocketPath, os.TempDir(), err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", path, err)
 	}
