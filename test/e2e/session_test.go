@@ -201,10 +201,11 @@ func TestSessionServerFailsToStart(t *testing.T) {
 	r.wantStderr(t, `Session "broken" is not running`, "run-mcp call --session broken -- ")
 }
 
-func TestSessionDaemonDeathIsExplained(t *testing.T) {
-	t.Parallel()
-	s := newSession(t, "fragile")
-	s.run(args([]string{"list-tools", "--session", "fragile"}, demo())...).wantCode(t, 0)
+// startAndKillDaemon starts the session on the demo server, kills its
+// daemon with SIGKILL and waits for it to be gone; the row is the dead one.
+func (s *session) startAndKillDaemon(t *testing.T, name string) sessionRow {
+	t.Helper()
+	s.run(args([]string{"list-tools", "--session", name}, demo())...).wantCode(t, 0)
 	rows := s.list()
 	if len(rows) != 1 {
 		t.Fatalf("sessions: %+v", rows)
@@ -214,7 +215,14 @@ func TestSessionDaemonDeathIsExplained(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitGone(t, rows[0].DaemonPid, "the killed daemon")
-	waitGone(t, rows[0].Pid, "the server of a killed daemon")
+	return rows[0]
+}
+
+func TestSessionDaemonDeathIsExplained(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, "fragile")
+	dead := s.startAndKillDaemon(t, "fragile")
+	waitGone(t, dead.Pid, "the server of a killed daemon")
 	r := s.run("call", "echo", "message=x", "--session", "fragile")
 	r.wantCode(t, 1)
 	r.wantStderr(t, `session "fragile" is gone: its daemon is not answering`, "Its log says:", "session fragile: serving")
@@ -228,24 +236,15 @@ func TestSessionDaemonDeathIsExplained(t *testing.T) {
 func TestSessionDeadDaemonRestarts(t *testing.T) {
 	t.Parallel()
 	s := newSession(t, "phoenix")
-	s.run(args([]string{"list-tools", "--session", "phoenix"}, demo())...).wantCode(t, 0)
-	rows := s.list()
-	if len(rows) != 1 {
-		t.Fatalf("sessions: %+v", rows)
-	}
-	p, _ := os.FindProcess(rows[0].DaemonPid)
-	if err := p.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	waitGone(t, rows[0].DaemonPid, "the killed daemon")
+	dead := s.startAndKillDaemon(t, "phoenix")
 	r := s.run(args([]string{"call", "echo", "message=again", "--session", "phoenix"}, demo())...)
 	r.wantCode(t, 0)
 	r.wantStdout(t, "echo: again")
-	r.wantStderr(t, `session "phoenix" was gone: its daemon (PID `+strconv.Itoa(rows[0].DaemonPid)+`) is no longer running`,
+	r.wantStderr(t, `session "phoenix" was gone: its daemon (PID `+strconv.Itoa(dead.DaemonPid)+`) is no longer running`,
 		"the session is started again", "session phoenix: serving")
 	after := s.list()
-	if len(after) != 1 || after[0].DaemonPid == rows[0].DaemonPid {
-		t.Fatalf("want one session with a new daemon, got %+v (the dead one was PID %d)", after, rows[0].DaemonPid)
+	if len(after) != 1 || after[0].DaemonPid == dead.DaemonPid {
+		t.Fatalf("want one session with a new daemon, got %+v (the dead one was PID %d)", after, dead.DaemonPid)
 	}
 	s.run("call", "echo", "message=warm", "--session", "phoenix").wantCode(t, 0)
 }
