@@ -184,6 +184,7 @@ func (h *hostIO) answer(id json.RawMessage, res *mcp.CallToolResult, raw json.Ra
 	if _, err := h.out.writeFrame(frame, len(frame)); err != nil {
 		h.logf("write to the host: %v", err)
 	}
+	h.requestDue()
 }
 
 // serveFast runs one call_mcp_primitive through its handler and answers it.

@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/run-mcp/run-mcp/internal/didyoumean"
+	"github.com/run-mcp/run-mcp/internal/spinread"
 	"github.com/run-mcp/run-mcp/wire"
 )
 
@@ -63,6 +64,8 @@ type hostIO struct {
 	// batch holds express requests read together until the reader has
 	// nothing more buffered (readLoop flushes it).
 	batch wire.Batch
+	// stdin is what serve reads, when it can be told a request is due.
+	stdin *spinread.Reader
 }
 
 // maxHostMessage bounds one message from the host, as the target side does.
@@ -370,7 +373,14 @@ func (h *hostIO) unknownTool(id json.RawMessage, name string) bool {
 	return true
 }
 
+// write sends the host an answer to one of its requests.
 func (h *hostIO) write(msg any) {
+	h.send(msg)
+	h.requestDue()
+}
+
+// send writes one message to the host.
+func (h *hostIO) send(msg any) {
 	b, err := json.Marshal(msg)
 	if err != nil {
 		h.logf("encode a message to the host: %v", err)
@@ -378,6 +388,23 @@ func (h *hostIO) write(msg any) {
 	}
 	if _, err := h.out.Write(append(b, '\n')); err != nil {
 		h.logf("write to the host: %v", err)
+	}
+}
+
+// requestDue tells the reader of stdin that an answer was just written: a
+// host that calls in a loop sends its next request in a moment, which is
+// then read as it lands (spinread). Only once nothing else is in flight:
+// a host with calls outstanding is waiting for their answers, not about to
+// send.
+func (h *hostIO) requestDue() {
+	if h.stdin == nil {
+		return
+	}
+	h.mu.Lock()
+	idle := len(h.inflight) == 0
+	h.mu.Unlock()
+	if idle {
+		h.stdin.Expect(spinread.Window)
 	}
 }
 
@@ -390,7 +417,7 @@ func (h *hostIO) forwardNotifications(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case n := <-h.session.notes:
-			h.write(n)
+			h.send(n)
 		}
 	}
 }

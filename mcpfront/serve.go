@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/internal/intercept"
+	"github.com/run-mcp/run-mcp/internal/spinread"
 	"github.com/run-mcp/run-mcp/wire"
 )
 
@@ -31,6 +33,10 @@ type Options struct {
 	MaxConnections int
 	IdleTimeout    time.Duration
 	Version        string
+	// CPUs is how many CPUs the Go runtime had to run on before the agent
+	// server held it to one P (see cli's agent command); readers try a pipe
+	// on which a message is due only with two or more (spinread). 0: none.
+	CPUs int
 }
 
 // DefaultTimeout is the default server-time budget of a call.
@@ -49,6 +55,9 @@ type front struct {
 	out   *lockedWriter
 	errw  io.Writer
 	logMu sync.Mutex
+	// spin is the process's one budget for trying a pipe on which a message
+	// is due (spinread): stdin's reader and the targets' share it.
+	spin *spinread.Budget
 }
 
 // Serve runs the agent server on in/out until the host closes in, ctx ends
@@ -77,6 +86,10 @@ func Serve(ctx context.Context, opts Options, in io.Reader, out, errw io.Writer)
 	session := newHostSession(f.out)
 	f.host.setSession(session)
 	hio := &hostIO{srv: srv, out: f.out, session: session, logf: f.logf, tools: f.toolNames(), expect: f.expect, fast: f.fastHandler(), express: f.express}
+	if file, ok := in.(*os.File); ok {
+		hio.stdin = spinread.New(file, f.spin)
+		in = hio.stdin
+	}
 	err = hio.serve(ctx, in)
 	cancel()
 	<-relayDone
@@ -104,11 +117,11 @@ func newFront(opts Options, out, errw io.Writer) (*front, error) {
 	if err != nil {
 		return nil, fmt.Errorf("output directory: %w", err)
 	}
-	f := &front{opts: opts, era: era, ic: ic, out: &lockedWriter{w: out}, errw: errw}
+	f := &front{opts: opts, era: era, ic: ic, out: &lockedWriter{w: out}, errw: errw, spin: spinread.NewBudget(opts.CPUs)}
 	f.host = &hostBridge{out: f.out}
 	logger := slog.New(slog.NewTextHandler(&prefixWriter{f: f}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	f.reg = actors.NewRegistry(actors.Options{MaxConnections: opts.MaxConnections, IdleTimeout: opts.IdleTimeout, Host: f.host, Logger: logger,
-		ClientInfo: mcp.Implementation{Name: "run-mcp", Version: opts.Version}, RequestTimeout: opts.RequestTimeout, Words: agentWords})
+		ClientInfo: mcp.Implementation{Name: "run-mcp", Version: opts.Version}, RequestTimeout: opts.RequestTimeout, Words: agentWords, Spin: f.spin})
 	return f, nil
 }
 

@@ -140,6 +140,9 @@ func (t *Transport) writeAsyncKept(keys []string, msg []byte) (done bool, err er
 		return true, &ClosedError{Reason: fmt.Errorf("write to the server's stdin: %w", err)}
 	case n == len(msg):
 		t.unlockWrite()
+		if len(keys) > 0 {
+			t.answerDue()
+		}
 		return true, nil
 	}
 	t.queueMu.Lock()

@@ -15,6 +15,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/run-mcp/run-mcp/internal/spinread"
 )
 
 // defaultWriteTimeout bounds a write to a target that stopped reading its
@@ -74,6 +76,9 @@ type Transport struct {
 	inboundMu sync.Mutex
 	inbound   map[string]*inboundRequest
 
+	// due is the reader, when it can be told an answer is due on it.
+	due expecter
+
 	started  atomic.Bool
 	modern   atomic.Bool
 	done     chan struct{}
@@ -89,9 +94,30 @@ var _ transport.BidirectionalInterface = (*Transport)(nil)
 // It is r's one reader: r is closed, if it is an io.Closer, once reading
 // ends.
 func NewTransport(r io.Reader, w io.WriteCloser, ev *Evidence) *Transport {
-	return &Transport{reader: r, writer: w, evidence: ev,
+	due, _ := r.(expecter)
+	return &Transport{reader: r, writer: w, evidence: ev, due: due,
 		pending: map[string]waiter{}, cancelled: map[string]bool{},
 		done: make(chan struct{}), requestCtx: context.Background(), writing: make(chan struct{}, 1)}
+}
+
+// expecter is a reader that can be told a message is due (spinread.Reader).
+type expecter interface{ Expect(window time.Duration) }
+
+// answerDue tells the reader that a request was just written, so its answer
+// is due: a fast server's is then read as it lands, without the wake-up of
+// a parked thread (spinread). Only for a request alone in flight: with more,
+// answers keep coming without a wait, and trying between them would take a
+// CPU from a server that is busy answering.
+func (t *Transport) answerDue() {
+	if t.due == nil {
+		return
+	}
+	t.pendingMu.Lock()
+	alone := len(t.pending) == 1
+	t.pendingMu.Unlock()
+	if alone {
+		t.due.Expect(spinread.Window)
+	}
 }
 
 // Start begins reading. ctx is handed to handlers of requests from the
@@ -387,6 +413,7 @@ func (t *Transport) SendRequest(ctx context.Context, req transport.JSONRPCReques
 		t.forget(key, false)
 		return nil, err
 	}
+	t.answerDue()
 	select {
 	case resp, ok := <-ch:
 		if !ok {
