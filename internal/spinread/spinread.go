@@ -62,7 +62,7 @@ const Window = 500 * time.Microsecond
 // is not in non-blocking mode (a terminal, a regular file) is read as
 // os.File reads it, never tried.
 func New(f *os.File, budget *Budget) *Reader {
-	if !nonBlocking(f) {
+	if budget != nil && !nonBlocking(f) {
 		budget = nil
 	}
 	return &Reader{f: f, budget: budget}
