@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/run-mcp/run-mcp/internal/spinread"
 	"github.com/run-mcp/run-mcp/mcpfront"
 	"github.com/run-mcp/run-mcp/wire"
 )
@@ -53,9 +54,10 @@ func serveAgent(cmd *cobra.Command, opts AgentOptions) error {
 		Version: opts.Version}, in, os.Stdout, os.Stderr)
 }
 
-// oneP holds the agent server's Go code to one P, unless GOMAXPROCS in the
-// environment says otherwise, and returns how many CPUs the runtime had
-// before (its default counts the CPU quota of a container too).
+// oneP holds the agent server's Go code to one P where its reads try
+// (Linux), unless GOMAXPROCS in the environment says otherwise, and returns
+// how many CPUs the runtime had before (its default counts the CPU quota of
+// a container too).
 //
 // The agent server relays: per message it does a few microseconds of work,
 // and its targets and host do the rest. On one P, the reader a message is
@@ -68,7 +70,7 @@ func serveAgent(cmd *cobra.Command, opts AgentOptions) error {
 // (0.68-0.70x on two Ps), and 0.97-1.13x in the 200-connection burst.
 func oneP() int {
 	cpus := runtime.GOMAXPROCS(0)
-	if os.Getenv("GOMAXPROCS") == "" {
+	if spinread.Tries && os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)
 	}
 	return cpus

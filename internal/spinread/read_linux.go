@@ -8,6 +8,9 @@ import (
 	"unsafe"
 )
 
+// Tries says a Reader here tries a pipe before it parks.
+const Tries = true
+
 // read reads once into p: at once if the file has data, else by trying it
 // while a window is open and the budget is had, else by parking.
 func (r *Reader) read(p []byte) (int, error) {
