@@ -9,12 +9,21 @@ import (
 
 // These tests watch a read try and park, which only Linux's does.
 
-func TestExpectWakesAParkedReadThatThenGetsItsMessage(t *testing.T) {
+// parkedRead starts a read that tries, on one P, of a pipe nothing is
+// written to yet, and waits until it parks: the pipe's write end and the
+// read's result come back with it.
+func parkedRead(t *testing.T) (*Reader, *os.File, <-chan readResult) {
+	t.Helper()
 	onOneP(t)
 	pr, pw := pipe(t)
 	r := New(pr, NewBudget(2))
 	got := readOnce(r)
 	eventually(t, "the read to park", r.parked.Load)
+	return r, pw, got
+}
+
+func TestExpectWakesAParkedReadThatThenGetsItsMessage(t *testing.T) {
+	r, pw, got := parkedRead(t)
 	r.Expect(time.Minute)
 	eventually(t, "the woken read to try", func() bool { return !r.parked.Load() && r.budget.held.Load() })
 	if _, err := pw.WriteString("due"); err != nil {
@@ -30,11 +39,7 @@ func TestExpectWakesAParkedReadThatThenGetsItsMessage(t *testing.T) {
 }
 
 func TestATryEndsWithItsWindowAndTheReadParks(t *testing.T) {
-	onOneP(t)
-	pr, pw := pipe(t)
-	r := New(pr, NewBudget(2))
-	got := readOnce(r)
-	eventually(t, "the read to park", r.parked.Load)
+	r, pw, got := parkedRead(t)
 	r.Expect(20 * time.Millisecond)
 	eventually(t, "the read to park again after its window", func() bool { return r.parked.Load() && !r.budget.held.Load() })
 	_, _ = pw.WriteString("late")
