@@ -68,9 +68,6 @@ func New(f *os.File, budget *Budget) *Reader {
 	return &Reader{f: f, budget: budget}
 }
 
-// File is the file read.
-func (r *Reader) File() *os.File { return r.f }
-
 // Close closes the file.
 func (r *Reader) Close() error { return r.f.Close() }
 
