@@ -64,7 +64,8 @@ func serveAgent(cmd *cobra.Command, opts AgentOptions) error {
 // due on (a call's answer, the host's next call) hands the wait to the next
 // one without waking an idle runtime thread, which is what lets it try the
 // pipe instead of sleeping (internal/spinread): make bench's sequential
-// call_mcp_primitive went from 1.71-2.58x of a direct call to 1.32-1.44x.
+// call_mcp_primitive went from 1.71-2.58x of a direct call to 1.24-1.51x
+// (16 runs).
 // The rows with many calls in flight stay within their goals on one P:
 // 0.62-0.68x of the direct connection's throughput at 128 in flight
 // (0.68-0.70x on two Ps), and 0.97-1.13x in the 200-connection burst.
