@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // A blocking pipe, as a host hands the agent server its stdin, comes back
@@ -59,5 +61,46 @@ func TestPollableStdin(t *testing.T) {
 	defer f.Close()
 	if got := pollableStdin(f); got != f {
 		t.Errorf("a regular file was replaced: %v", got)
+	}
+}
+
+// A socket, as a host written for Node hands over, is switched as a pipe
+// is; one that is stdout too stays blocking, since Go's writes of stdout
+// expect it so.
+func TestPollableStdinTakesASocketOfItsOwn(t *testing.T) {
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine, host := os.NewFile(uintptr(fds[0]), "stdin"), os.NewFile(uintptr(fds[1]), "host")
+	defer mine.Close()
+	defer host.Close()
+	in := pollableStdin(mine)
+	if in == mine {
+		t.Fatal("a socket of stdin's own came back as it was")
+	}
+	defer in.Close()
+	if err := in.SetReadDeadline(time.Now().Add(20 * time.Millisecond)); err != nil {
+		t.Fatalf("the agent's socket stdin takes no read deadline: %v", err)
+	}
+	if _, err := in.Read(make([]byte, 1)); !os.IsTimeout(err) {
+		t.Fatalf("read with nothing written: %v, want a timeout", err)
+	}
+
+	fds, err = syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	both, peer := os.NewFile(uintptr(fds[0]), "stdio"), os.NewFile(uintptr(fds[1]), "host")
+	defer both.Close()
+	defer peer.Close()
+	saved := os.Stdout
+	defer func() { os.Stdout = saved }()
+	os.Stdout = both // the host gave one socket for stdin and stdout
+	if got := pollableStdin(both); got != both {
+		t.Fatal("a socket that is stdout too was made non-blocking")
+	}
+	if flags, err := unix.FcntlInt(both.Fd(), unix.F_GETFL, 0); err != nil || flags&unix.O_NONBLOCK != 0 {
+		t.Fatalf("the shared socket's flags: %#x, %v; want blocking", flags, err)
 	}
 }
