@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"strconv"
@@ -9,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
 	"go.uber.org/goleak"
 
 	"github.com/run-mcp/run-mcp/internal/demoserver"
@@ -23,10 +23,6 @@ const demoEnv = "RUN_MCP_ACTORS_TEST_DEMO"
 func TestMain(m *testing.M) {
 	if never := os.Getenv(stuckEnv); never != "" {
 		serveStuck(strings.Split(never, ","))
-		os.Exit(0)
-	}
-	if mode := os.Getenv(pagerEnv); mode != "" {
-		servePager(mode)
 		os.Exit(0)
 	}
 	if os.Getenv(demoEnv) == "1" {
@@ -65,14 +61,22 @@ type slowHost struct {
 
 func (h slowHost) Caps() HostCaps { return HostCaps{ElicitForm: true} }
 
-func (h slowHost) Elicit(ctx context.Context, _ string, _ mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+func (h slowHost) Ask(ctx context.Context, q Question) []Answer {
 	select {
 	case <-time.After(h.wait):
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return []Answer{{Err: ctx.Err()}}
 	}
-	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept,
-		Content: map[string]any{"name": "Ada", "colour": "blue"}}}, nil
+	return []Answer{{Result: json.RawMessage(`{"action":"accept","content":{"name":"Ada","colour":"blue"}}`)}}
+}
+
+// argsJSON encodes a call's arguments.
+func argsJSON(m map[string]any) json.RawMessage {
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 func TestResolveRules(t *testing.T) {
@@ -121,7 +125,7 @@ func TestClientWaitDoesNotCountAgainstTimeout(t *testing.T) {
 	if len(out.Rounds) != 1 || out.Rounds[0].Outcome != "accepted" || out.InputWait == 0 {
 		t.Fatalf("rounds %+v wait %v", out.Rounds, out.InputWait)
 	}
-	_, err = c.Call(ctx, CallRequest{Kind: KindTool, Name: "slow", Args: map[string]any{"seconds": 5}, Timeout: 100 * time.Millisecond})
+	_, err = c.Call(ctx, CallRequest{Kind: KindTool, Name: "slow", Args: argsJSON(map[string]any{"seconds": 5}), Timeout: 100 * time.Millisecond})
 	var te *TimeoutError
 	if !errors.As(err, &te) && !strings.Contains(err.Error(), "timed out after") {
 		t.Fatalf("want a timeout, got %v", err)
@@ -138,7 +142,7 @@ func TestReconnectInterruptsCall(t *testing.T) {
 	c, _ := reg.Resolve("", true)
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.Call(ctx, CallRequest{Kind: KindTool, Name: "slow", Args: map[string]any{"seconds": 10}})
+		_, err := c.Call(ctx, CallRequest{Kind: KindTool, Name: "slow", Args: argsJSON(map[string]any{"seconds": 10})})
 		done <- err
 	}()
 	for {
@@ -219,7 +223,7 @@ func TestActorPanicIsRecovered(t *testing.T) {
 	if err != nil || st.Phase != PhaseDead || !strings.Contains(st.Why, "internal error (boom)") {
 		t.Fatalf("after a panic: phase %s, why %q, err %v", st.Phase, st.Why, err)
 	}
-	_, err = c.Call(ctx, CallRequest{Kind: KindTool, Name: "echo", Args: map[string]any{"message": "x"}})
+	_, err = c.Call(ctx, CallRequest{Kind: KindTool, Name: "echo", Args: argsJSON(map[string]any{"message": "x"})})
 	if err == nil || !strings.Contains(err.Error(), "internal error") {
 		t.Fatalf("a call after the panic must say why it cannot run: %v", err)
 	}
@@ -261,7 +265,7 @@ func TestStatusNeverLiveOnceExited(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.Call(ctx, CallRequest{Kind: KindTool, Name: "crash", Args: map[string]any{"code": 3}, Timeout: 20 * time.Second}); err == nil {
+		if _, err := c.Call(ctx, CallRequest{Kind: KindTool, Name: "crash", Args: argsJSON(map[string]any{"code": 3}), Timeout: 20 * time.Second}); err == nil {
 			t.Fatal("the crash call succeeded")
 		}
 		st, err := c.Status(ctx)

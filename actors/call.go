@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/run-mcp/run-mcp/wire"
@@ -23,30 +21,65 @@ const (
 	KindPrompt   = "prompt"
 )
 
+// CallID names one call of a connection.
+type CallID int64
+
 // CallRequest is one call of a tool, read of a resource or get of a prompt.
 type CallRequest struct {
-	Kind    string
-	Name    string // tool or prompt name, or resource URI
-	Args    map[string]any
+	Kind string
+	Name string // tool or prompt name, or resource URI
+	// Args are the tool's or prompt's arguments as the caller wrote them: a
+	// JSON object (nil: none). They reach the server as they are.
+	Args    json.RawMessage
 	Timeout time.Duration // server time; 0 = DefaultCallTimeout
-	// OnProgress, if set, is called with each progress update of the call as
-	// it arrives (on the target's read loop: it must not block for long).
-	OnProgress func(ProgressEvent)
-	// Task runs a tool call as a task (2025-11-25; see tasks.go).
+	// Task runs a tool call as a task (2025-11-25; see tasks.go). Only Call
+	// runs task-augmented calls.
 	Task *TaskParams
+	// Check checks a tool call against the server's tool list before it
+	// is sent: an unknown name (after listing the tools afresh once) is
+	// UNKNOWN_TOOL, a missing required argument INVALID_ARGUMENT.
+	Check bool
+	// Tag is the caller's own reference for the call, handed back in its
+	// events and in the questions it carries to the host.
+	Tag any
+	// Events receives the call's progress and, last, its end (exactly one
+	// event with Done). Start needs it; Call makes its own.
+	Events chan<- CallEvent
+	// OnProgress, for Call, is called with each progress update on the
+	// caller's goroutine.
+	OnProgress func(ProgressEvent)
+}
+
+// CallEvent is what happened to a call started with Start.
+type CallEvent struct {
+	ID       CallID
+	Tag      any
+	Progress *ProgressEvent // an update the server streamed
+	// Done marks the call's end; Outcome says how it went (also on most
+	// errors), Err why it failed.
+	Done    bool
+	Outcome *Outcome
+	Err     error
 }
 
 // Outcome is what a call produced and how it went.
 type Outcome struct {
-	Raw        json.RawMessage // the result as the target sent it
-	Latency    time.Duration
+	Raw     json.RawMessage // the result as the target sent it
+	Latency time.Duration
+	// ServerTime and InputWait split Latency when run-mcp could tell them
+	// apart; Shared says a question that named no call paused this one
+	// beside others, so the split is not known (see Round.Shared).
 	ServerTime time.Duration
 	InputWait  time.Duration
+	Shared     bool
 	Rounds     []Round
 	Progress   []ProgressEvent
 	Token      string
 	Evidence   wire.EvidenceSnapshot
 	Protocol   string
+	// Unanswered says a 2026-07-28 server still required input nobody here
+	// could give: Raw is its last input_required result.
+	Unanswered bool
 	// Task is the task a task-augmented call created (nil when the server
 	// answered with a plain result).
 	Task *TaskInfo
@@ -89,76 +122,64 @@ func (o *Outcome) StderrFromStart(settle time.Duration) wire.Excerpt {
 // the result; it is paid only by calls whose progress stopped short.
 const progressSettle = 50 * time.Millisecond
 
-// Call runs req on the live session. The request itself runs on the
-// caller's goroutine, off the mailbox, so status and stderr answer meanwhile.
-// A tool call with Task runs as a task (callTask).
+// Start hands req to the connection and returns at once: the call's events
+// arrive on req.Events. No goroutine waits for it meanwhile.
+func (c *Conn) Start(req CallRequest) (CallID, error) {
+	if req.Events == nil {
+		return 0, errors.New("actors: Start needs an Events channel")
+	}
+	id := CallID(c.callSeq.Add(1))
+	call := &callState{id: id, req: req, method: methodOf(req.Kind), started: time.Now(), budget: callBudget(req.Timeout),
+		token: "run-mcp-" + c.name + "-" + strconv.FormatInt(int64(id), 10)}
+	select {
+	case c.mailbox <- startCall{call: call}:
+		return id, nil
+	case <-c.stopped:
+		return 0, coded(CodeNoConnection, "connection %q has been closed", c.name)
+	}
+}
+
+// Cancel stops call id: a call not sent yet never is; a running one is
+// cancelled at the server (notifications/cancelled). Its end comes as its
+// Done event, with cause (nil: the client cancelled it).
+func (c *Conn) Cancel(id CallID, cause error) {
+	c.post(cancelCall{id: id, cause: cause})
+}
+
+// Call runs req and waits for it. A tool call with Task runs as a task
+// (callTask). ctx's end cancels the call.
 func (c *Conn) Call(ctx context.Context, req CallRequest) (*Outcome, error) {
 	if req.Task != nil && req.Kind == KindTool {
 		return c.callTask(ctx, req)
 	}
-	if out, err, ok := c.callExpress(ctx, req); ok {
-		return out, err
-	}
 	return c.call(ctx, req)
 }
 
-// callExpress runs a plain tool call on the express path and waits for it
-// there: one hand-off (the read loop's answer) instead of two mailbox round
-// trips and the response channel. ok is false when the connection is not in
-// a state for it (nothing was sent).
-func (c *Conn) callExpress(ctx context.Context, req CallRequest) (out *Outcome, err error, ok bool) {
-	if req.Kind != KindTool || ctx.Err() != nil {
-		return nil, nil, false
-	}
-	args, merr := json.Marshal(argsOrEmpty(req.Args))
-	if merr != nil {
-		return nil, nil, false
-	}
-	type result struct {
-		out *Outcome
-		err error
-	}
-	done := make(chan result, 1)
-	_, ok = c.expressWith(ExpressRequest{Name: req.Name, Args: args, Timeout: req.Timeout, OnProgress: req.OnProgress, KeepProgress: true},
-		func(ec *expressCall) {
-			// The caller's cancellation, with its cause, as Call treats it.
-			stop := context.AfterFunc(ctx, func() { c.cancelExpress(ec, context.Cause(ctx)) })
-			ec.onDone = func() { stop() }
-		},
-		func(o *Outcome, e error) { done <- result{o, e} })
-	if !ok {
-		return nil, nil, false
-	}
-	r := <-done
-	return r.out, r.err, true
-}
-
 func (c *Conn) call(ctx context.Context, req CallRequest) (*Outcome, error) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var call *callState
-	budget := callBudget(req.Timeout)
-	s, err := c.withLive(ctx, req.Timeout, func(st *connState, waited time.Duration) {
-		if budget > 0 && waited > 0 {
-			// A wait for a connect in progress came out of the budget.
-			budget = max(budget-waited, time.Millisecond)
-		}
-		seq := int(c.callSeq.Add(1))
-		call = &callState{id: seq, method: methodOf(req.Kind), started: time.Now(), budget: budget, cancel: cancel,
-			token: "run-mcp-" + c.name + "-" + strconv.Itoa(seq)}
-		call.process = st.sess.proc != nil
-		st.calls[call.id] = call
-		if st.openRounds > 0 {
-			call.paused = call.started
-		} else {
-			call.running = call.started
-			c.arm(call)
-		}
-	})
+	if err := ctx.Err(); err != nil {
+		return nil, coded(CodeCancelled, "the call was cancelled before it ran; nothing was sent")
+	}
+	events := make(chan CallEvent, 16)
+	req.Events = events
+	id, err := c.Start(req)
 	if err != nil {
 		return nil, err
 	}
-	return c.runCall(ctx, s, call, req)
+	done := ctx.Done()
+	for {
+		select {
+		case ev := <-events:
+			if ev.Progress != nil && req.OnProgress != nil {
+				req.OnProgress(*ev.Progress)
+			}
+			if ev.Done {
+				return ev.Outcome, ev.Err
+			}
+		case <-done:
+			c.Cancel(id, nil)
+			done = nil // its Done event follows
+		}
+	}
 }
 
 // methodOf names the request a call kind sends.
@@ -174,6 +195,319 @@ func methodOf(kind string) string {
 	return string(mcp.MethodToolsCall)
 }
 
+// startCall is the message that hands the actor a call.
+type startCall struct{ call *callState }
+
+func (m startCall) apply(c *Conn, st *connState) {
+	call := m.call
+	st.lastUsed = call.started
+	c.arm(call)
+	switch st.phase {
+	case PhaseConnecting:
+		call.waitingConnect = true
+		st.calls[call.id] = call
+	case PhaseLive:
+		st.calls[call.id] = call
+		c.dispatch(st, call)
+	default:
+		c.finish(st, call, nil, c.notLiveError(st))
+	}
+}
+
+// startWaiting sends the calls that waited for the connect now live.
+func (c *Conn) startWaiting(st *connState) {
+	for _, call := range st.calls {
+		if call.waitingConnect {
+			call.waitingConnect = false
+			c.dispatch(st, call)
+		}
+	}
+}
+
+// failWaiting fails the calls that waited for a connect that failed.
+func (c *Conn) failWaiting(st *connState, err error) {
+	for _, call := range st.calls {
+		if call.waitingConnect {
+			c.finish(st, call, nil, err)
+		}
+	}
+}
+
+// dispatch checks a call when asked and sends it.
+func (c *Conn) dispatch(st *connState, call *callState) {
+	if call.req.Check && call.req.Kind == KindTool && !call.checked {
+		if st.tools == nil || (!st.tools.has(call.req.Name) && !call.relisted) {
+			call.relisted = true
+			c.awaitTools(st, call)
+			return
+		}
+		if err := st.tools.check(call.req.Name, call.req.Args); err != nil {
+			c.finish(st, call, nil, err)
+			return
+		}
+		call.checked = true
+	}
+	c.sendCall(st, call, nil, nil)
+}
+
+// callParams are the params of a call's request.
+type callParams struct {
+	Meta           map[string]any             `json:"_meta,omitempty"`
+	Name           string                     `json:"name,omitempty"`
+	Arguments      json.RawMessage            `json:"arguments,omitempty"`
+	URI            string                     `json:"uri,omitempty"`
+	TaskID         string                     `json:"taskId,omitempty"`
+	Task           map[string]any             `json:"task,omitempty"`
+	InputResponses map[string]json.RawMessage `json:"inputResponses,omitempty"`
+	RequestState   json.RawMessage            `json:"requestState,omitempty"`
+}
+
+// sendCall sends call's request: the first, or a 2026-07-28 retry that
+// answers the server's input requests.
+func (c *Conn) sendCall(st *connState, call *callState, responses map[string]json.RawMessage, state json.RawMessage) {
+	s := st.sess
+	if call.sess == nil {
+		call.sess = s
+		if s.proc != nil {
+			call.stderrMark = s.proc.Stderr().Total()
+		}
+		call.noise, call.errs = s.evidence.Counts()
+		st.byToken[call.token] = call
+	}
+	p := callParams{Meta: s.meta(c.env.clientInfo, map[string]any{"progressToken": call.token}), InputResponses: responses, RequestState: state}
+	name := call.req.Name
+	switch call.req.Kind {
+	case KindTool:
+		p.Name, p.Arguments = call.req.Name, argsOrEmpty(call.req.Args)
+		if call.req.Task != nil {
+			if s.modern {
+				c.finish(st, call, nil, coded(CodeInvalidArgument, "tasks are a 2025-11-25 feature (task-augmented requests) and this connection speaks %s, "+
+					"where tasks are an extension run-mcp does not speak; connect with protocol legacy to call the tool as a task", s.protocol))
+				return
+			}
+			task := map[string]any{}
+			if call.req.Task.TTL > 0 {
+				task["ttl"] = call.req.Task.TTL.Milliseconds()
+			}
+			p.Task = task
+		}
+	case KindPrompt:
+		p.Name = call.req.Name
+		if len(call.req.Args) > 0 {
+			p.Arguments = stringArgs(call.req.Args)
+		}
+	case KindResource:
+		p.URI = call.req.Name
+	case KindTaskResult:
+		if s.modern {
+			c.finish(st, call, nil, coded(CodeInvalidArgument, "tasks are a 2025-11-25 feature and this connection speaks %s", s.protocol))
+			return
+		}
+		p.TaskID, name = call.req.Name, ""
+	default:
+		c.finish(st, call, nil, coded(CodeInvalidArgument, "type must be tool, resource or prompt, not %q", call.req.Kind))
+		return
+	}
+	key, err := c.send(st, s, &pending{method: call.method, call: call}, p, name)
+	if err != nil {
+		c.finish(st, call, nil, c.closedDuringCall(st, call, err))
+		return
+	}
+	call.key = key
+}
+
+func argsOrEmpty(a json.RawMessage) json.RawMessage {
+	if len(a) == 0 || string(a) == "null" {
+		return json.RawMessage("{}")
+	}
+	return a
+}
+
+// stringArgs turns a prompt's arguments into the strings prompts/get takes:
+// a string as it is, any other value as its JSON text.
+func stringArgs(raw json.RawMessage) json.RawMessage {
+	var in map[string]json.RawMessage
+	if json.Unmarshal(raw, &in) != nil {
+		return raw
+	}
+	out := make(map[string]string, len(in))
+	for k, v := range in {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			out[k] = s
+		} else {
+			out[k] = string(v)
+		}
+	}
+	b, _ := json.Marshal(out)
+	return b
+}
+
+// cancelCall is the message that stops a call for its caller.
+type cancelCall struct {
+	id    CallID
+	cause error
+}
+
+func (m cancelCall) apply(c *Conn, st *connState) {
+	call := st.calls[m.id]
+	if call == nil {
+		return
+	}
+	err := m.cause
+	if err == nil {
+		reason := "the client cancelled the call; the server was told (notifications/cancelled)"
+		if call.key == "" {
+			reason = "the client cancelled the call before it was sent; nothing reached the server"
+		}
+		err = &CallError{Code: CodeCancelled, Reason: reason}
+	}
+	c.stopCall(st, call, err, "cancelled by the client")
+}
+
+// stopCall ends a call run-mcp gives up on: the server is told when the
+// request is out, then the call ends with err.
+func (c *Conn) stopCall(st *connState, call *callState, err error, reason string) {
+	if call.key != "" {
+		c.cancelRequest(st, call.key, reason)
+	}
+	c.finish(st, call, nil, err)
+}
+
+// finish ends a call: its clock stops, its rounds and progress are read, and
+// its end goes to whoever waits for it. Calling it again does nothing.
+func (c *Conn) finish(st *connState, call *callState, raw json.RawMessage, err error) {
+	if call.done {
+		return
+	}
+	call.done = true
+	now := time.Now()
+	c.stopClock(call, now)
+	delete(st.calls, call.id)
+	if call.key != "" {
+		delete(st.pending, call.key)
+	}
+	delete(st.byToken, call.token)
+	for _, r := range st.rounds {
+		r.release(c, st, call)
+	}
+	out := &Outcome{Raw: raw, Token: call.token, Latency: now.Sub(call.started), ServerTime: call.used, InputWait: call.wait,
+		Shared: call.shared, Rounds: call.rounds, Progress: call.progress, Unanswered: call.unanswered, Task: call.task}
+	if s := call.sess; s != nil {
+		out.Protocol = s.protocol
+		if s.proc != nil {
+			out.stderr, out.stderrMark = s.proc.Stderr(), call.stderrMark
+		}
+		out.Evidence = evidenceSince(s.evidence.Snapshot(), call.noise, call.errs)
+	}
+	call.req.Events <- CallEvent{ID: call.id, Tag: call.req.Tag, Done: true, Outcome: out, Err: err}
+}
+
+// evidenceSince keeps what reached the evidence log after the counts noise
+// and errs (the log keeps its first entries, so the newest are its tail).
+func evidenceSince(now wire.EvidenceSnapshot, noise, errs int) wire.EvidenceSnapshot {
+	out := wire.EvidenceSnapshot{NoiseTotal: now.NoiseTotal - noise, ErrorsTotal: now.ErrorsTotal - errs}
+	if k := out.NoiseTotal; k > 0 && len(now.Noise) > noise {
+		out.Noise = now.Noise[noise:]
+	}
+	if k := out.ErrorsTotal; k > 0 && len(now.Errors) > errs {
+		out.Errors = now.Errors[errs:]
+	}
+	return out
+}
+
+// failAll ends every call of the connection with the error why gives it.
+func (c *Conn) failAll(st *connState, why func(*callState) error) {
+	for _, call := range st.calls {
+		err := why(call)
+		if call.key != "" && call.sess != nil && !call.sess.channelEnded {
+			c.cancelRequest(st, call.key, firstLine(err.Error()))
+		}
+		c.finish(st, call, nil, err)
+	}
+}
+
+// callAnswered is a call's response: its result, an error, or (2026-07-28)
+// a request for input, answered by a new round.
+func (c *Conn) callAnswered(st *connState, call *callState, m *wire.Message) {
+	delete(st.pending, call.key)
+	call.key = ""
+	if m.Error != nil {
+		c.finish(st, call, nil, targetError(m.Error))
+		return
+	}
+	if call.sess.modern && inputRequired(m.Result) {
+		c.openModernRound(st, call, m.Result)
+		return
+	}
+	if call.req.Task != nil {
+		if w, ok := createdTask(m.Result); ok {
+			info := call.sess.tasks.update(w, call.req.Name, "created")
+			call.task = &info
+		}
+	}
+	if last := len(call.progress) - 1; last >= 0 && incomplete(call.progress[last]) {
+		// The final progress update may trail the result.
+		call.settling, call.result = true, m.Result
+		time.AfterFunc(progressSettle, func() { c.post(settled{call: call}) })
+		return
+	}
+	c.finish(st, call, m.Result, nil)
+}
+
+// settled ends a call whose result waited for a trailing progress update.
+type settled struct{ call *callState }
+
+func (m settled) apply(c *Conn, st *connState) {
+	if m.call.settling {
+		c.finish(st, m.call, m.call.result, nil)
+	}
+}
+
+// inputRequired says a result asks for input (resultType input_required).
+func inputRequired(raw json.RawMessage) bool {
+	var r struct {
+		ResultType string `json:"resultType"`
+	}
+	return json.Unmarshal(raw, &r) == nil && r.ResultType == string(mcp.ResultTypeInputRequired)
+}
+
+// callRequestFailed ends a call whose request the channel could not deliver.
+func (c *Conn) callRequestFailed(st *connState, call *callState, err error) {
+	call.key = ""
+	c.finish(st, call, nil, c.closedDuringCall(st, call, err))
+}
+
+// closedDuringCall is the error of a call whose channel failed it.
+func (c *Conn) closedDuringCall(st *connState, call *callState, err error) error {
+	var closed *wire.ClosedError
+	if errors.As(err, &closed) {
+		return c.diedDuringCall(st, call)
+	}
+	return &CallError{Reason: "The request could not be delivered: " + err.Error(), Err: err}
+}
+
+// diedDuringCall is the error of a call whose server went away: how it
+// ended, with its stderr from the start of the call.
+func (c *Conn) diedDuringCall(st *connState, call *callState) error {
+	s := call.sess
+	if s == nil {
+		s = st.sess
+	}
+	if s == nil {
+		return &CallError{Reason: "The server went away before the call was sent"}
+	}
+	if tooLarge(s.chanErr) {
+		return &CallError{Reason: tooLargeReason(s.chanErr), Err: s.chanErr}
+	}
+	r := s.report(0)
+	if s.proc != nil && s.channelEnded && !diedByItself(s.proc) {
+		return &CallError{Reason: "During the call " + stdoutClosed(s.proc.Pid()) + ": run-mcp can no longer reach it and stops it. " +
+			"Something in the server closed or redirected its stdout (the protocol channel)", Report: &r, Err: s.chanErr}
+	}
+	return &CallError{Reason: "The server died during the call: " + reasonOf(&wire.ClosedError{Reason: s.chanErr}), Report: &r, Err: s.chanErr}
+}
+
 func (c *Conn) notLiveError(st *connState) error {
 	why := st.why
 	if why == "" {
@@ -183,261 +517,7 @@ func (c *Conn) notLiveError(st *connState) error {
 		c.name, strings.TrimSuffix(why, "."))
 }
 
-func (c *Conn) runCall(ctx context.Context, s *session, call *callState, req CallRequest) (*Outcome, error) {
-	stderrMark := 0
-	if s.proc != nil {
-		stderrMark = s.proc.Stderr().Total()
-	}
-	evBefore := s.evidence.Snapshot()
-	c.notes.trackProgress(call.token, call.started, req.OnProgress)
-	raw, err := s.send(ctx, req, call.token)
-	if err == nil {
-		c.notes.settle(call.token, progressSettle)
-	}
-	out := &Outcome{Raw: raw, Token: call.token, Progress: c.notes.untrack(call.token)}
-	if s.init != nil {
-		out.Protocol = s.init.ProtocolVersion
-	}
-	if err == nil && req.Task != nil && req.Kind == KindTool {
-		if w, ok := createdTask(raw); ok {
-			info := s.tasks.update(w, req.Name, "created")
-			out.Task = &info
-		}
-	}
-	_ = c.do(context.WithoutCancel(ctx), func(st *connState) {
-		now := time.Now()
-		call.finished = true
-		if call.timer != nil {
-			call.timer.Stop()
-		}
-		out.ServerTime, out.InputWait, out.Rounds = call.serverTime(now), call.wait, call.rounds
-		if !call.paused.IsZero() {
-			out.InputWait += now.Sub(call.paused)
-		}
-		delete(st.calls, call.id)
-	})
-	out.Latency = time.Since(call.started)
-	if s.proc != nil {
-		out.stderr, out.stderrMark = s.proc.Stderr(), stderrMark
-	}
-	out.Evidence = evidenceSince(evBefore, s.evidence.Snapshot())
-	if err != nil {
-		return out, c.callFailed(ctx, s, err, stderrMark)
-	}
-	return out, nil
-}
-
-// evidenceSince keeps what arrived after before was taken.
-func evidenceSince(before, now wire.EvidenceSnapshot) wire.EvidenceSnapshot {
-	out := wire.EvidenceSnapshot{NoiseTotal: now.NoiseTotal - before.NoiseTotal, ErrorsTotal: now.ErrorsTotal - before.ErrorsTotal}
-	if len(now.Noise) > len(before.Noise) {
-		out.Noise = now.Noise[len(before.Noise):]
-	}
-	if len(now.Errors) > len(before.Errors) {
-		out.Errors = now.Errors[len(before.Errors):]
-	}
-	return out
-}
-
-// callFailed turns a failed request into the error a user needs: why the
-// call stopped (timeout, reconnect, cancel) or how the server died, with its
-// stderr.
-func (c *Conn) callFailed(ctx context.Context, s *session, err error, stderrMark int) error {
-	cause := context.Cause(ctx)
-	var timeout *TimeoutError
-	var interrupted *InterruptedError
-	var callErr *CallError
-	switch {
-	case errors.As(cause, &timeout):
-		ce := &CallError{Reason: cause.Error(), Err: cause}
-		if s.proc != nil {
-			r := s.report(stderrMark)
-			ce.Report = &r
-		}
-		return ce
-	case errors.As(cause, &interrupted):
-		return &CallError{Reason: cause.Error(), Err: cause}
-	case errors.As(cause, &callErr):
-		return callErr
-	case errors.Is(cause, context.Canceled) || errors.Is(cause, context.DeadlineExceeded):
-		return &CallError{Code: CodeCancelled, Reason: "the client cancelled the call; the server was told (notifications/cancelled)", Err: err}
-	}
-	var closed *wire.ClosedError
-	if errors.As(err, &closed) || errors.Is(err, transport.ErrTransportClosed) {
-		if tooLarge(err) {
-			return &CallError{Reason: tooLargeReason(err), Err: err}
-		}
-		if s.proc != nil && s.closing() {
-			select {
-			case <-s.proc.Done():
-			case <-time.After(lateStderr):
-			}
-		}
-		r := s.report(0)
-		if s.proc != nil && s.wt != nil && s.wt.Err() != nil && !diedByItself(s.proc) {
-			return &CallError{Reason: "During the call " + stdoutClosed(s.proc.Pid()) + ": run-mcp can no longer reach it and stops it. " +
-				"Something in the server closed or redirected its stdout (the protocol channel)", Report: &r, Err: err}
-		}
-		return &CallError{Reason: "The server died during the call: " + reasonOf(err), Report: &r, Err: err}
-	}
-	return err
-}
-
-// send issues the request. Legacy connections get the raw result exactly as
-// the target sent it; modern ones go through the client, which drives
-// input_required rounds.
-func (s *session) send(ctx context.Context, req CallRequest, token string) (json.RawMessage, error) {
-	meta := map[string]any{"progressToken": token}
-	var method string
-	params := map[string]any{"_meta": meta}
-	switch req.Kind {
-	case KindTool:
-		method = string(mcp.MethodToolsCall)
-		params["name"], params["arguments"] = req.Name, argsOrEmpty(req.Args)
-		if req.Task != nil {
-			task := map[string]any{}
-			if req.Task.TTL > 0 {
-				task["ttl"] = req.Task.TTL.Milliseconds()
-			}
-			params["task"] = task
-		}
-	case KindTaskResult:
-		method = string(mcp.MethodTasksResult)
-		params["taskId"] = req.Name
-	case KindPrompt:
-		method = string(mcp.MethodPromptsGet)
-		params["name"] = req.Name
-		if len(req.Args) > 0 {
-			params["arguments"] = stringArgs(req.Args)
-		}
-	case KindResource:
-		method = string(mcp.MethodResourcesRead)
-		params["uri"] = req.Name
-	default:
-		return nil, coded(CodeInvalidArgument, "type must be tool, resource or prompt, not %q", req.Kind)
-	}
-	if s.init != nil && mcp.IsModernProtocol(s.init.ProtocolVersion) {
-		if req.Task != nil || req.Kind == KindTaskResult {
-			return nil, coded(CodeInvalidArgument, "tasks are a 2025-11-25 feature (task-augmented requests) and this connection speaks %s, "+
-				"where tasks are an extension run-mcp does not speak; connect with protocol legacy to call the tool as a task", s.init.ProtocolVersion)
-		}
-		return s.sendModern(ctx, req, meta)
-	}
-	return s.raw(ctx, method, params)
-}
-
-func argsOrEmpty(a map[string]any) map[string]any {
-	if a == nil {
-		return map[string]any{}
-	}
-	return a
-}
-
-func stringArgs(a map[string]any) map[string]string {
-	out := make(map[string]string, len(a))
-	for k, v := range a {
-		if s, ok := v.(string); ok {
-			out[k] = s
-		} else {
-			b, _ := json.Marshal(v)
-			out[k] = string(b)
-		}
-	}
-	return out
-}
-
-// raw sends one request with our own id and returns the result bytes. A
-// cancelled request is followed by notifications/cancelled.
-func (s *session) raw(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	return s.rawWithID(ctx, mcp.NewRequestId(fmt.Sprintf("run-mcp-%d", s.reqSeq.Add(1))), method, params)
-}
-
-// rawWithID is raw with an id the caller chose (a listen stream's id is its
-// subscription id).
-func (s *session) rawWithID(ctx context.Context, id mcp.RequestId, method string, params any) (json.RawMessage, error) {
-	resp, err := s.sendRaw(ctx, id, method, params)
-	if err != nil {
-		return nil, err
-	}
-	if resp.Error != nil {
-		return nil, &TargetError{Code: resp.Error.Code, Message: resp.Error.Message, Data: resp.Error.Data}
-	}
-	return resp.Result, nil
-}
-
-// sendRaw sends one request past the client and waits for its response; a
-// cancelled request is followed by notifications/cancelled.
-func (s *session) sendRaw(ctx context.Context, id mcp.RequestId, method string, params any) (*transport.JSONRPCResponse, error) {
-	resp, err := s.tr.SendRequest(ctx, transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method, Params: params,
-		Header: s.standardHeaders(method, params)})
-	if err != nil && ctx.Err() != nil {
-		s.sendCancelled(id, context.Cause(ctx))
-	}
-	return resp, err
-}
-
-// standardHeaders are the Mcp-Method and Mcp-Name headers 2026-07-28
-// requires on a Streamable HTTP request. mcp-go's client adds them to what
-// it sends; a raw request goes past it, so it gets them here (nil on a
-// legacy connection and over stdio, which has no headers).
-func (s *session) standardHeaders(method string, params any) http.Header {
-	if !s.cfg.IsHTTP() || s.init == nil || !mcp.RequiresStandardHeaders(s.init.ProtocolVersion) {
-		return nil
-	}
-	encoded, err := json.Marshal(params)
-	if err != nil {
-		return nil
-	}
-	h := http.Header{}
-	for name, value := range mcp.StandardHeaders(s.init.ProtocolVersion, mcp.MCPMethod(method), encoded) {
-		h.Set(name, value)
-	}
-	return h
-}
-
-func (s *session) sendCancelled(id mcp.RequestId, cause error) {
-	reason := "cancelled by the client"
-	if cause != nil {
-		reason = firstLine(cause.Error())
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	_ = s.tr.SendNotification(ctx, mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION,
-		Notification: mcp.Notification{Method: string(mcp.MethodNotificationCancelled),
-			Params: mcp.NotificationParams{AdditionalFields: map[string]any{"requestId": id, "reason": reason}}}})
-}
-
-// sendModern lets the client drive the input_required rounds and returns
-// the last round's result as the server sent it (the client's typed value
-// would lose keys it does not know and every digit past float64's).
-func (s *session) sendModern(ctx context.Context, req CallRequest, meta map[string]any) (json.RawMessage, error) {
-	m := &mcp.Meta{ProgressToken: meta["progressToken"]}
-	ctx, rounds := withCapture(withModernCall(ctx))
-	var v any
-	var err error
-	switch req.Kind {
-	case KindTool:
-		v, err = s.client.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: req.Name, Arguments: argsOrEmpty(req.Args), Meta: m}})
-	case KindPrompt:
-		v, err = s.client.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: req.Name, Arguments: stringArgs(req.Args)}})
-	default:
-		v, err = s.client.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: req.Name}})
-	}
-	if err != nil {
-		if raw := rounds.last(); raw != nil && errors.Is(err, errInputUnanswerable) {
-			// The call completes with what the server last said: it still
-			// requires input (the rounds record what was asked and answered).
-			return raw, nil
-		}
-		return nil, err
-	}
-	if raw := rounds.last(); raw != nil {
-		return raw, nil
-	}
-	return json.Marshal(v)
-}
-
-// TargetError is a JSON-RPC error the target answered with.
+// TargetError is a JSON-RPC error the server answered a request with.
 type TargetError struct {
 	Code    int
 	Message string

@@ -2,7 +2,6 @@ package actors
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -13,7 +12,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/run-mcp/run-mcp/internal/snapshot"
-	"github.com/run-mcp/run-mcp/internal/toolcheck"
 	"github.com/run-mcp/run-mcp/wire"
 )
 
@@ -64,88 +62,31 @@ func (c Config) Target() string {
 	return c.Spec.CommandLine()
 }
 
-// Conn is the actor that owns one named connection.
+// Conn is the actor that owns one named connection: one goroutine (loop)
+// alone reads and writes its state, and everything else reaches it through
+// its mailbox. The only other state is what the Registry reads without a
+// round trip (the phase), the serialisation of slow lifecycle operations,
+// and the numbering of calls.
 type Conn struct {
 	name    string
 	env     *engine
-	mailbox chan func(*connState)
+	mailbox chan message
 	quit    chan struct{}
 	stopped chan struct{}
-	notes   *noteLog
-	// stderr is the one ring every process of this connection writes into,
-	// so positions continue across reconnects.
-	stderr *wire.Ring
 	// lifecycle serialises connect, reconnect and disconnect, which do their
-	// slow I/O off the mailbox.
+	// slow I/O (spawning, stopping a process) off the actor.
 	lifecycle sync.Mutex
-	// phase mirrors the actor's phase after every operation, so the Registry
-	// can count open connections without a round trip to every actor.
-	phase atomic.Value
-	// why is st.why as of the last operation, for messages the Registry
-	// writes without a round trip through the mailbox.
-	why atomic.Value
-	// tools caches the last tool list for argument checks without a round
-	// trip through the mailbox on every call (it is hot: every tool call).
-	tools atomic.Pointer[toolSet]
-	// fast holds the express calls in flight (express.go); callSeq numbers
-	// every call of the connection, express or not (its progress token).
-	fast    expressTable
+	// shown is the phase and why as of the actor's last message, for the
+	// Registry, which counts and describes connections without asking each.
+	shown atomic.Pointer[shownPhase]
+	// callSeq numbers the calls, so Start can name a call before the actor
+	// has taken it up.
 	callSeq atomic.Int64
 }
 
-// toolSet is one tools/list: typed for checks, raw for printing.
-type toolSet struct {
-	// typed is read through tools(): when lazy, it is decoded from raw on
-	// first use (listToolsRaw).
-	typed     []mcp.Tool
-	lazy      bool
-	typedOnce sync.Once
-	raw       []json.RawMessage
-	// required indexes each tool's required arguments, built on first use
-	// (a call checks them; reading a schema per call was a decode per call).
-	indexOnce sync.Once
-	required  map[string][]string
-	rawOnce   sync.Once
-	rawByName map[string]json.RawMessage
-}
-
-// tools is the typed list, decoded from the raw entries on first use when
-// the listing came without it.
-func (s *toolSet) tools() []mcp.Tool {
-	s.typedOnce.Do(func() {
-		if s.lazy {
-			s.typed = decodeTools(s.raw)
-		}
-	})
-	return s.typed
-}
-
-// rawOf returns tool name's definition as the server sent it (the first,
-// if it lists the name twice), from an index built on first use.
-func (s *toolSet) rawOf(name string) json.RawMessage {
-	s.rawOnce.Do(func() {
-		s.rawByName = make(map[string]json.RawMessage, len(s.raw))
-		for _, r := range s.raw {
-			if n := snapshot.Read(r).Name; s.rawByName[n] == nil {
-				s.rawByName[n] = r
-			}
-		}
-	})
-	return s.rawByName[name]
-}
-
-// requiredOf returns the arguments tool name requires; ok is false when the
-// list has no such tool.
-func (s *toolSet) requiredOf(name string) (req []string, ok bool) {
-	s.indexOnce.Do(func() {
-		tools := s.tools()
-		s.required = make(map[string][]string, len(tools))
-		for _, t := range tools {
-			s.required[t.Name] = toolcheck.Required(t)
-		}
-	})
-	req, ok = s.required[name]
-	return req, ok
+type shownPhase struct {
+	phase Phase
+	why   string
 }
 
 // engine is what every Conn of a Registry shares.
@@ -162,6 +103,7 @@ type engine struct {
 	signalAtOnce bool
 }
 
+// connState is everything the actor owns. Only loop's goroutine touches it.
 type connState struct {
 	cfg         Config
 	phase       Phase
@@ -170,22 +112,34 @@ type connState struct {
 	sess        *session
 	lastFailure *ConnectError
 	listing     snapshot.Listing
-	calls       map[int]*callState
-	openRounds  int
-	roundSeq    int
-	lastUsed    time.Time
-	connects    int
-	sinceDown   time.Time
-	// waiters are the requests waiting for a connect or reconnect in
-	// progress to finish; each channel is closed once the phase is no
-	// longer connecting.
+	tools       *toolSet // the last tool list, for checking calls
+	refresh     *refresh // a tools/list under way for calls that wait on it
+	calls       map[CallID]*callState
+	// byToken finds a call by the progress token it offered.
+	byToken     map[string]*callState
+	pending     map[string]*pending
+	// late are the keys of requests given up on, whose answers may still
+	// come and are no transport error (bounded: see forget).
+	late      map[string]bool
+	lateOrder []string
+	rounds    map[int]*round
+	roundSeq  int
+	notes     noteLog
+	// stderr is the one ring every process of this connection writes
+	// into, so positions continue across reconnects.
+	stderr    *wire.Ring
+	reqSeq    int64
+	lastUsed  time.Time
+	connects  int
+	sinceDown time.Time
+	// waiters are operations waiting for the connect in progress; each is
+	// closed once the phase is no longer connecting.
 	waiters []chan struct{}
 }
 
 func newConn(name string, env *engine) *Conn {
-	c := &Conn{name: name, env: env, mailbox: make(chan func(*connState), 64),
-		quit: make(chan struct{}), stopped: make(chan struct{}), notes: newNoteLog(), stderr: wire.NewRing()}
-	c.phase.Store(PhaseConnecting)
+	c := &Conn{name: name, env: env, mailbox: make(chan message, 256), quit: make(chan struct{}), stopped: make(chan struct{})}
+	c.shown.Store(&shownPhase{phase: PhaseConnecting})
 	go c.loop()
 	return c
 }
@@ -193,42 +147,73 @@ func newConn(name string, env *engine) *Conn {
 // Name is the connection's name.
 func (c *Conn) Name() string { return c.name }
 
+// message is one thing the actor is asked to do. Each kind is a type of its
+// own (the protocol is listed in doc.go); apply runs on the actor.
+type message interface {
+	apply(c *Conn, st *connState)
+}
+
+// query is a message that reads or changes the state and answers its
+// sender, who waits on done.
+type query struct {
+	f    func(st *connState)
+	done chan struct{}
+}
+
+func (q query) apply(c *Conn, st *connState) {
+	defer close(q.done)
+	q.f(st)
+	c.afterMessage(st) // what its sender reads next must be current
+}
+
 func (c *Conn) loop() {
 	defer close(c.stopped)
-	st := &connState{calls: map[int]*callState{}, phase: PhaseConnecting}
+	st := &connState{calls: map[CallID]*callState{}, byToken: map[string]*callState{}, pending: map[string]*pending{}, rounds: map[int]*round{},
+		late: map[string]bool{}, phase: PhaseConnecting, stderr: wire.NewRing()}
 	for {
+		var in <-chan wire.Inbound
+		if st.sess != nil && !st.sess.channelEnded && !st.sess.retired {
+			in = st.sess.in
+		}
 		select {
-		case op := <-c.mailbox:
-			c.run(st, op)
+		case m := <-c.mailbox:
+			c.run(st, m)
+		case batch := <-in:
+			c.run(st, inbound{s: st.sess, in: batch})
 		case <-c.quit:
+			c.shutdownState(st)
 			return
 		}
 	}
 }
 
-// run executes one operation; a panic is recovered and reported, the process
+// run applies one message; a panic is recovered and reported, the process
 // stopped and the record kept, so one bad message cannot take the engine down.
-func (c *Conn) run(st *connState, op func(*connState)) {
+func (c *Conn) run(st *connState, m message) {
 	defer func() {
 		if r := recover(); r != nil {
 			c.env.log.Error("connection actor recovered from a panic", "connection", c.name, "panic", r, "stack", string(debug.Stack()))
-			defer c.phase.Store(PhaseDead)
-			st.phase, st.why = PhaseDead, fmt.Sprintf("run-mcp hit an internal error (%v) and stopped the server; reconnect to start it afresh", r)
+			why := fmt.Sprintf("run-mcp hit an internal error (%v) and stopped the server; reconnect to start it afresh", r)
+			c.failAll(st, func(*callState) error { return &CallError{Reason: why} })
+			st.phase, st.why = PhaseDead, why
 			if s := st.sess; s != nil {
-				for _, call := range st.calls {
-					call.cancel(&CallError{Reason: st.why})
-				}
-				why := st.why
-				c.fast.publish(st)
-				c.cancelAllExpress(func(*expressCall) error { return &CallError{Reason: why} })
+				c.retire(st, s)
 				go s.stop()
 			}
+			c.afterMessage(st)
 		}
 	}()
 	c.noticeDeath(st)
-	op(st)
-	c.mirror(st)
-	c.fast.publish(st)
+	m.apply(c, st)
+	c.afterMessage(st)
+}
+
+// afterMessage publishes the phase and releases the operations waiting for
+// a connect once it has settled.
+func (c *Conn) afterMessage(st *connState) {
+	if cur := c.shown.Load(); cur.phase != st.phase || cur.why != st.why {
+		c.shown.Store(&shownPhase{phase: st.phase, why: st.why})
+	}
 	if st.phase != PhaseConnecting && len(st.waiters) > 0 {
 		for _, w := range st.waiters {
 			close(w)
@@ -237,56 +222,38 @@ func (c *Conn) run(st *connState, op func(*connState)) {
 	}
 }
 
-// Why is why the connection is not live, as of its last operation ("" while
+// Why is why the connection is not live, as of its last message ("" while
 // it is, or when nothing was said).
-func (c *Conn) Why() string {
-	w, _ := c.why.Load().(string)
-	return w
-}
+func (c *Conn) Why() string { return c.shown.Load().why }
 
-// Phase is the connection's phase as of its last operation.
-func (c *Conn) Phase() Phase {
-	p, _ := c.phase.Load().(Phase)
-	return p
-}
+// Phase is the connection's phase as of its last message.
+func (c *Conn) Phase() Phase { return c.shown.Load().phase }
 
-// mirror copies the phase and its reason where Phase and Why read them
-// without the actor.
-func (c *Conn) mirror(st *connState) {
-	c.phase.Store(st.phase)
-	c.why.Store(st.why)
-}
-
-// do runs op on the actor and waits for it, or for ctx. The mirrors are
-// brought up to date before it returns (run does it again, after): a
-// Phase read just after a Connect must not see the phase from before it.
-func (c *Conn) do(ctx context.Context, op func(*connState)) error {
-	done := make(chan struct{})
-	wrapped := func(st *connState) {
-		defer close(done)
-		op(st)
-		c.mirror(st)
-	}
+// post sends m without waiting for it to run (timers, the relays of client
+// input). A closed connection drops it.
+func (c *Conn) post(m message) {
 	select {
-	case c.mailbox <- wrapped:
+	case c.mailbox <- m:
+	case <-c.stopped:
+	}
+}
+
+// do runs f on the actor and waits for it, or for ctx until the actor has
+// taken it up (once taken up it runs to its end, which is quick).
+func (c *Conn) do(ctx context.Context, f func(st *connState)) error {
+	q := query{f: f, done: make(chan struct{})}
+	select {
+	case c.mailbox <- q:
 	case <-c.stopped:
 		return coded(CodeNoConnection, "connection %q has been closed", c.name)
 	case <-ctx.Done():
 		return coded(CodeCancelled, "the request was cancelled before connection %q took it up", c.name)
 	}
 	select {
-	case <-done:
+	case <-q.done:
 		return nil
 	case <-c.stopped:
 		return coded(CodeNoConnection, "connection %q closed while answering", c.name)
-	}
-}
-
-// post sends op without waiting for it to run (timers, read loops).
-func (c *Conn) post(op func(*connState)) {
-	select {
-	case c.mailbox <- op:
-	case <-c.stopped:
 	}
 }
 
@@ -305,4 +272,13 @@ func (c *Conn) shutdown() {
 		close(c.quit)
 	}
 	<-c.stopped
+}
+
+// shutdownState releases what the actor still holds when it stops: every
+// call and request is failed, every open question withdrawn.
+func (c *Conn) shutdownState(st *connState) {
+	c.failAll(st, func(*callState) error { return &CallError{Code: CodeCancelled, Reason: "run-mcp is shutting down"} })
+	if s := st.sess; s != nil {
+		c.retire(st, s)
+	}
 }

@@ -60,15 +60,15 @@ func WithRequestTimeout(ctx context.Context, d time.Duration) context.Context {
 	return context.WithValue(ctx, requestTimeoutKey{}, d)
 }
 
-// requestBudget is the housekeeping budget of a request under ctx on s:
-// the command's own, else the connection's, else the registry's, else the
-// default.
-func (c *Conn) requestBudget(ctx context.Context, s *session) time.Duration {
+// requestBudget is the housekeeping budget of a request under ctx on a
+// connection configured with cfg: the command's own, else the connection's,
+// else the registry's, else the default.
+func (c *Conn) requestBudget(ctx context.Context, cfg Config) time.Duration {
 	if d, ok := ctx.Value(requestTimeoutKey{}).(time.Duration); ok && d > 0 {
 		return d
 	}
-	if s != nil && s.cfg.RequestTimeout > 0 {
-		return s.cfg.RequestTimeout
+	if cfg.RequestTimeout > 0 {
+		return cfg.RequestTimeout
 	}
 	return c.env.defaultRequestBudget()
 }
@@ -89,28 +89,13 @@ func callBudget(asked time.Duration) time.Duration {
 	return DefaultCallTimeout
 }
 
-// request sends one housekeeping request of s under its budget. A request
-// the server leaves unanswered for the whole budget fails with a
-// RequestTimeoutError naming it; the caller's own cancellation stays a
-// cancellation.
-func (c *Conn) request(ctx context.Context, s *session, method string, send func(context.Context) error) error {
-	budget := c.requestBudget(ctx, s)
-	tctx, cancel := context.WithTimeoutCause(ctx, budget, errBudgetSpent)
-	defer cancel()
-	err := send(tctx)
-	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(tctx), errBudgetSpent) {
-		return c.requestTimedOut(s, method, budget, err)
-	}
-	return err
-}
-
 // errBudgetSpent marks a context that ended because a budget ran out.
 var errBudgetSpent = errors.New("the request's budget ran out")
 
-func (c *Conn) requestTimedOut(s *session, method string, budget time.Duration, err error) *RequestTimeoutError {
+func (c *Conn) requestTimedOut(ctx context.Context, s *session, method string, budget time.Duration, err error) *RequestTimeoutError {
 	e := &RequestTimeoutError{Method: method, Budget: budget, words: c.env.words.orDefaults(), Err: err}
 	if s != nil && s.proc != nil {
-		r := s.report(0)
+		r := c.lifeReport(context.WithoutCancel(ctx), s, 0)
 		e.Report = &r
 	}
 	return e

@@ -132,14 +132,14 @@ func TestUnansweredHousekeepingRequestsTimeOut(t *testing.T) {
 func TestBudgetPrecedence(t *testing.T) {
 	c := &Conn{env: &engine{}}
 	bg := context.Background()
-	if got := c.requestBudget(bg, nil); got != DefaultRequestTimeout {
+	if got := c.requestBudget(bg, Config{}); got != DefaultRequestTimeout {
 		t.Errorf("nothing set: want %s, got %s", DefaultRequestTimeout, got)
 	}
 	c.env.requestTimeout = 2 * time.Second
-	if got := c.requestBudget(bg, &session{}); got != 2*time.Second {
+	if got := c.requestBudget(bg, Config{}); got != 2*time.Second {
 		t.Errorf("registry: want 2s, got %s", got)
 	}
-	s := &session{cfg: Config{RequestTimeout: 3 * time.Second}}
+	s := Config{RequestTimeout: 3 * time.Second}
 	if got := c.requestBudget(bg, s); got != 3*time.Second {
 		t.Errorf("connection: want 3s, got %s", got)
 	}

@@ -29,10 +29,7 @@ func tooLargeReason(err error) string {
 // the cap is run-mcp closing the connection, a closed stdout with the
 // process still there is not a death.
 func (s *session) ending() (phase Phase, why, heading string) {
-	var chErr error
-	if s.wt != nil {
-		chErr = s.wt.Err()
-	}
+	chErr := s.chanErr
 	switch {
 	case tooLarge(chErr):
 		r := tooLargeReason(chErr)
@@ -44,7 +41,7 @@ func (s *session) ending() (phase Phase, why, heading string) {
 		e, _ := s.proc.Exit()
 		return PhaseDead, "the server died: " + e.Sentence(), "The server died."
 	}
-	if chErr != nil {
+	if s.channelEnded {
 		what := stdoutClosed(s.proc.Pid())
 		return PhaseDead, what + "; run-mcp stopped it, since it can no longer answer", "The " + what[len("the "):] + "."
 	}

@@ -2,156 +2,22 @@ package actors
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/run-mcp/run-mcp/internal/snapshot"
+	"github.com/run-mcp/run-mcp/wire"
 )
 
-// connect starts the target described by cfg in place of an ended life (a
-// record); a live connection is refused, never silently replaced. The
-// handshake runs off the mailbox (it can take seconds).
-func (c *Conn) connect(ctx context.Context, cfg Config) (Reconnected, error) {
-	return c.replace(ctx, func(old *Config) { *old = cfg }, false)
-}
-
-func (c *Conn) connectLocked(ctx context.Context, cfg Config) (Info, error) {
-	if err := c.do(context.WithoutCancel(ctx), func(st *connState) { st.phase, st.cfg = PhaseConnecting, cfg }); err != nil {
-		return Info{}, err
-	}
-	s, err := c.open(ctx, cfg, c.handleTargetRequest)
-	var stream *Stream
-	if err == nil {
-		stream = c.listenForChanges(ctx, s)
-	}
-	var listing snapshot.Listing
-	if err == nil && cfg.Listing {
-		listing, err = c.listing(ctx, s)
-		if err != nil {
-			err = c.failOpen(s, "the server completed the handshake but failed to list what it offers: "+reasonOf(err), err)
-		}
-	}
-	if err != nil {
-		ce, _ := err.(*ConnectError)
-		_ = c.do(context.WithoutCancel(ctx), func(st *connState) {
-			st.phase, st.lastFailure, st.sinceDown = PhaseFailed, ce, time.Now()
-			st.why = "the last connect failed: " + firstLine(err.Error())
-		})
-		return Info{}, err
-	}
-	var info Info
-	_ = c.do(context.WithoutCancel(ctx), func(st *connState) {
-		st.sess, st.phase, st.why, st.lastFailure = s, PhaseLive, "", nil
-		if cfg.Listing {
-			st.listing = listing
-		}
-		c.tools.Store(nil)
-		if cfg.Listing && listing.Has.Tools {
-			c.tools.Store(&toolSet{typed: listing.Tools, raw: listing.Raw.Tools})
-		}
-		st.connects++
-		st.lastUsed = time.Now()
-		info = s.info(c.name)
-		info.Listing = st.listing
-		info.Listen = stream
-	})
-	go c.watch(s)
-	return info, nil
-}
-
-// listenForChanges opens, on a 2026-07-28 connection, one listen stream for
-// every list_changed kind the server advertises; in that era a server sends
-// change notifications only on such a stream.
-func (c *Conn) listenForChanges(ctx context.Context, s *session) *Stream {
-	if s.init == nil || !mcp.IsModernProtocol(s.init.ProtocolVersion) {
-		return nil
-	}
-	caps := s.init.Capabilities
-	var f mcp.SubscriptionFilter
-	f.ToolsListChanged = caps.Tools != nil && caps.Tools.ListChanged
-	f.PromptsListChanged = caps.Prompts != nil && caps.Prompts.ListChanged
-	f.ResourcesListChanged = caps.Resources != nil && caps.Resources.ListChanged
-	if f.IsEmpty() {
-		return nil
-	}
-	st, err := c.listen(ctx, s, f)
-	if err != nil {
-		c.env.log.Warn("listen stream failed", "connection", c.name, "err", err)
-	}
-	return &st
-}
-
-// watch tells the actor when a session's process exits or its channel
-// closes by itself, so status and calls report the death.
-func (c *Conn) watch(s *session) {
-	var gone <-chan struct{}
-	if s.proc != nil {
-		gone = s.proc.Exited()
-	}
-	var closed <-chan struct{}
-	if s.wt != nil {
-		closed = s.wt.Done()
-	}
-	select {
-	case <-gone:
-	case <-closed:
-		// stdout closed first: a crashing server is usually a moment from
-		// being reaped; wait for it so its exit is reported as its own. A
-		// message over the cap is run-mcp's own doing: no wait.
-		if gone != nil && !tooLarge(s.wt.Err()) {
-			select {
-			case <-gone:
-			case <-time.After(lateStderr):
-			}
-		}
-	case <-s.stopped:
-		return // stopped on purpose: nothing to report
-	case <-c.stopped:
-		return
-	}
-	c.post(func(st *connState) { c.markDead(st, s) })
-}
-
-// markDead records that session s ended by itself, unless it was replaced or
-// stopped on purpose meanwhile.
-func (c *Conn) markDead(st *connState, s *session) {
-	if st.sess != s || st.phase != PhaseLive {
-		return
-	}
-	st.sinceDown = time.Now()
-	st.phase, st.why, st.ended = s.ending()
-	// The process record (stderr, exit) stays readable; stopping makes
-	// sure the group and our goroutines are gone.
-	go s.stop()
-}
-
-// noticeDeath runs before every operation of the actor: a session whose
-// process has been reaped (or, without a process, whose channel has closed)
-// is dead now, even if the watcher's message has not arrived yet. Without it
-// a status query that overtook the watcher reported "live" beside the exit
-// sentence. A closed stdout with the process still running is left to the
-// watcher, which gives the process a moment to be reaped.
-func (c *Conn) noticeDeath(st *connState) {
-	s := st.sess
-	if st.phase != PhaseLive || s == nil {
-		return
-	}
-	if s.proc != nil && isClosed(s.proc.Exited()) || s.proc == nil && s.wt != nil && isClosed(s.wt.Done()) ||
-		s.wt != nil && tooLarge(s.wt.Err()) {
-		c.markDead(st, s)
-	}
-}
-
-func isClosed(ch <-chan struct{}) bool {
-	select {
-	case <-ch:
-		return true
-	default:
-		return false
-	}
-}
+// Connect, reconnect and disconnect are operations: each runs on its
+// caller's goroutine, serialised by the Conn's lifecycle lock, does its slow
+// work (spawning, the handshake, stopping a process) there, and changes the
+// actor's state only through messages. Status, stderr and calls are
+// answered meanwhile.
 
 // Reconnected is what a reconnect reports.
 type Reconnected struct {
@@ -163,10 +29,41 @@ type Reconnected struct {
 	Stopped string
 }
 
+// connect starts the target described by cfg in place of an ended life (a
+// record); a live connection is refused, never silently replaced.
+func (c *Conn) connect(ctx context.Context, cfg Config) (Reconnected, error) {
+	return c.replace(ctx, func(old *Config) { *old = cfg }, false)
+}
+
 // reconnect stops the current life (failing calls in flight with a message
 // saying so) and starts a new one with cfg merged over the last settings.
 func (c *Conn) reconnect(ctx context.Context, override func(*Config)) (Reconnected, error) {
 	return c.replace(ctx, override, true)
+}
+
+// interrupt is the message that begins a connect or reconnect: the calls in
+// flight fail with an error saying a reconnect interrupted them (after how
+// long), the old life is retired, and the connection is connecting.
+type interrupt struct {
+	reconnect bool
+	done      func(old *session, cfg Config, before snapshot.Listing, hadPrior, wasLive bool, refused error)
+}
+
+func (m interrupt) apply(c *Conn, st *connState) {
+	if !m.reconnect && st.phase == PhaseLive && st.sess != nil {
+		m.done(nil, Config{}, snapshot.Listing{}, false, false, c.alreadyConnected(st.sess))
+		return
+	}
+	old, wasLive := st.sess, st.phase == PhaseLive
+	hadPrior := st.connects > 0 && (st.listing.Has.Tools || st.listing.Has.Resources || st.listing.Has.Prompts)
+	now := time.Now()
+	c.failAll(st, func(call *callState) error { return &InterruptedError{After: now.Sub(call.started)} })
+	if old != nil {
+		c.retire(st, old)
+	}
+	st.sess = nil
+	st.phase, st.why = PhaseConnecting, "it is connecting"
+	m.done(old, st.cfg, st.listing, hadPrior, wasLive, nil)
 }
 
 func (c *Conn) replace(ctx context.Context, override func(*Config), reconnect bool) (Reconnected, error) {
@@ -177,25 +74,15 @@ func (c *Conn) replace(ctx context.Context, override func(*Config), reconnect bo
 	var before snapshot.Listing
 	var hadPrior, wasLive bool
 	var refused error
-	err := c.do(ctx, func(st *connState) {
-		if !reconnect && st.phase == PhaseLive && st.sess != nil {
-			refused = c.alreadyConnected(st.sess)
-			return
-		}
-		cfg, old, before, wasLive = st.cfg, st.sess, st.listing, st.phase == PhaseLive
-		hadPrior = st.connects > 0 && (st.listing.Has.Tools || st.listing.Has.Resources || st.listing.Has.Prompts)
-		for _, call := range st.calls {
-			call.cancel(&InterruptedError{After: time.Since(call.started)})
-		}
-		st.phase, st.why = PhaseConnecting, "it is connecting"
-		c.fast.publish(st)
-		c.cancelAllExpress(func(ec *expressCall) error { return &InterruptedError{After: time.Since(ec.clock.started)} })
-	})
+	q := interrupt{reconnect: reconnect, done: func(o *session, cf Config, b snapshot.Listing, hp, wl bool, r error) {
+		old, cfg, before, hadPrior, wasLive, refused = o, cf, b, hp, wl, r
+	}}
+	err := c.do(ctx, func(st *connState) { q.apply(c, st) })
 	if err != nil {
 		// Cancelled before the actor took it up: nothing changed, but a
 		// fresh record must not stay "connecting" with no connect running.
 		_ = c.do(context.WithoutCancel(ctx), func(st *connState) {
-			if st.phase == PhaseConnecting {
+			if st.phase == PhaseConnecting && st.sess == nil {
 				st.phase, st.why = PhaseFailed, "the connect was cancelled before it started"
 			}
 		})
@@ -219,6 +106,264 @@ func (c *Conn) replace(ctx context.Context, override func(*Config), reconnect bo
 	}
 	info, err := c.connectLocked(ctx, cfg)
 	return Reconnected{Info: info, Before: before, HadPrior: hadPrior, Stopped: stopped}, err
+}
+
+// connectLocked opens a new life with cfg; the connection is connecting.
+func (c *Conn) connectLocked(ctx context.Context, cfg Config) (Info, error) {
+	var ring *wire.Ring
+	if err := c.do(context.WithoutCancel(ctx), func(st *connState) { st.cfg, ring = cfg, st.stderr }); err != nil {
+		return Info{}, err
+	}
+	s, err := c.open(ctx, cfg, ring)
+	var stream *Stream
+	if err == nil {
+		stream = c.listenForChanges(ctx, s)
+	}
+	var listing snapshot.Listing
+	if err == nil && cfg.Listing {
+		listing, err = c.listing(ctx, s)
+		if err != nil {
+			err = c.failOpen(ctx, s, "the server completed the handshake but failed to list what it offers: "+reasonOf(err), err)
+		}
+	}
+	if err != nil {
+		ce, _ := err.(*ConnectError)
+		_ = c.do(context.WithoutCancel(ctx), func(st *connState) {
+			if st.sess == s {
+				st.sess = nil
+			}
+			if st.phase == PhaseConnecting {
+				st.phase, st.lastFailure, st.sinceDown = PhaseFailed, ce, time.Now()
+				st.why = "the last connect failed: " + firstLine(err.Error())
+			}
+			c.failWaiting(st, err)
+		})
+		return Info{}, err
+	}
+	var info Info
+	var gone bool
+	_ = c.do(context.WithoutCancel(ctx), func(st *connState) {
+		if st.sess != s || s.retired {
+			gone = true // it died during the listing, and the actor said so
+			return
+		}
+		st.phase, st.why, st.lastFailure = PhaseLive, "", nil
+		if cfg.Listing {
+			st.listing = listing
+			st.tools = nil
+			if listing.Has.Tools {
+				st.tools = newToolSet(listing.Raw.Tools)
+			}
+		}
+		st.connects++
+		st.lastUsed = time.Now()
+		info = s.info(c.name)
+		info.Listing = st.listing
+		info.Listen = stream
+		c.startWaiting(st)
+	})
+	if gone {
+		return Info{}, c.failOpen(ctx, s, "the server went away right after the handshake", &wire.ClosedError{})
+	}
+	if s.proc != nil {
+		go c.watchExit(s)
+	}
+	return info, nil
+}
+
+// open starts a target and completes the handshake. On failure everything it
+// started is stopped and the error carries the evidence.
+func (c *Conn) open(ctx context.Context, cfg Config, ring *wire.Ring) (*session, error) {
+	grace := wire.StdinGrace
+	if c.env.signalAtOnce {
+		grace = 0
+	}
+	s := newSession(cfg, grace)
+	if err := s.start(c.env.spawner, ring); err != nil {
+		return nil, err
+	}
+	if err := c.do(context.WithoutCancel(ctx), func(st *connState) { st.sess = s }); err != nil {
+		s.stop()
+		return nil, err
+	}
+	timeout := cfg.ConnectTimeout
+	if timeout <= 0 {
+		timeout = DefaultConnectTimeout
+	}
+	hsCtx, cancel := context.WithTimeoutCause(ctx, timeout, errBudgetSpent)
+	defer cancel()
+	if err := c.handshake(hsCtx, s); err != nil {
+		return nil, c.handshakeFailed(ctx, s, hsCtx, timeout, err)
+	}
+	if cfg.LogLevel != "" && !s.modern {
+		_, err := c.exchange(ctx, s, string(mcp.MethodSetLogLevel), map[string]any{"level": cfg.LogLevel}, c.requestBudget(ctx, cfg), "")
+		if err != nil {
+			c.env.log.Warn("the server refused the log level", "connection", c.name, "level", cfg.LogLevel, "err", err)
+		}
+	}
+	return s, nil
+}
+
+func (c *Conn) handshakeFailed(ctx context.Context, s *session, hsCtx context.Context, timeout time.Duration, err error) error {
+	if errors.Is(context.Cause(hsCtx), errBudgetSpent) && ctx.Err() == nil {
+		reason := fmt.Sprintf("the server did not complete the MCP handshake within %s", fmtDur(timeout))
+		var slow *probeSilentError
+		if errors.As(err, &slow) {
+			reason = fmt.Sprintf("the server did not answer server/discover within %s (the connect budget)", fmtDur(timeout))
+		}
+		ce := c.failOpen(ctx, s, reason, err)
+		ce.Diagnosis = "It started but never answered the handshake. It may be waiting on a database, a port or stdin, " +
+			"or writing its protocol to the wrong stream (stderr instead of stdout). It was torn down. " +
+			"If it is slow but healthy, raise connect_timeout_ms (--connect-timeout from a shell)."
+		if slow != nil && s.cfg.Era.Mode == wire.EraAuto {
+			ce.Diagnosis += " A server that ignores requests it does not know cannot be probed: use protocol legacy (--protocol legacy) for a server of the 2025 era."
+		}
+		return ce
+	}
+	if ctx.Err() != nil {
+		return c.failOpen(ctx, s, "cancelled by the client before the handshake completed", err)
+	}
+	ce := c.failOpen(ctx, s, reasonOf(err), err)
+	if s.cfg.IsHTTP() {
+		ce.Diagnosis = "Check that the server is listening at that URL and speaks Streamable HTTP. " +
+			"The deprecated HTTP+SSE transport (often a URL ending in /sse) is not supported; use the server's Streamable HTTP endpoint (often /mcp)."
+	}
+	return ce
+}
+
+// failOpen tears a half-open session down and builds the report: the stderr
+// from the moment it started, how the process ended, and stdout noise.
+func (c *Conn) failOpen(ctx context.Context, s *session, reason string, err error) *ConnectError {
+	ce := &ConnectError{Reason: reason, Err: err, Report: ProcessReport{Command: s.cfg.Target()}}
+	closing, _ := ask(context.WithoutCancel(ctx), c, func(*connState) bool { return s.closing() })
+	var chanErr error
+	_ = c.do(context.WithoutCancel(ctx), func(*connState) { chanErr = s.chanErr })
+	// A broken pipe on its stdin, like EOF on its stdout, is a server that
+	// closed its end and is exiting by itself: stopping it at once would
+	// race its exit and report it "stopped by run-mcp".
+	if s.proc != nil && (closing || errors.Is(err, syscall.EPIPE)) {
+		select {
+		case <-s.proc.Done():
+		case <-time.After(lateStderr):
+		}
+		if !diedByItself(s.proc) && !tooLarge(chanErr) {
+			ce.Reason = stdoutClosed(s.proc.Pid()) + " (" + reason + "); run-mcp stopped it"
+		}
+	}
+	_ = c.do(context.WithoutCancel(ctx), func(st *connState) { c.retire(st, s) })
+	s.stop()
+	ce.Report = c.lifeReport(ctx, s, 0)
+	if s.proc != nil {
+		ce.ring = s.proc.Stderr()
+	}
+	return ce
+}
+
+// watchExit tells the actor when the session's process has been reaped.
+func (c *Conn) watchExit(s *session) {
+	select {
+	case <-s.proc.Exited():
+		c.post(processExited{s: s})
+	case <-s.stopped:
+	case <-c.stopped:
+	}
+}
+
+// processExited: the target's process was reaped. If its stdout is still
+// served (a launcher that left its child serving the pipes), the connection
+// lives on; otherwise its end is reported once the channel has closed.
+type processExited struct{ s *session }
+
+func (m processExited) apply(c *Conn, st *connState) {
+	s := m.s
+	if st.sess != s || s.retired {
+		return
+	}
+	if s.channelEnded {
+		c.markDead(st, s)
+		return
+	}
+	// The channel closes a moment after a crash; a launcher's child keeps
+	// it open for good. Look again after lateStderr.
+	time.AfterFunc(lateStderr, func() { c.post(deathCheck{s: s}) })
+}
+
+// deathCheck looks at a session whose channel or process ended a moment
+// ago, once the other end has had time to follow.
+type deathCheck struct{ s *session }
+
+func (m deathCheck) apply(c *Conn, st *connState) {
+	s := m.s
+	if st.sess != s || s.retired || st.phase != PhaseLive && st.phase != PhaseConnecting {
+		return
+	}
+	if s.channelEnded {
+		c.markDead(st, s)
+		return
+	}
+	if e, ok := s.proc.Exit(); ok && s.launcher == "" {
+		// The process exited and its stdout is still served.
+		s.launcher = fmt.Sprintf("the launcher (PID %d) exited (%s); what it started still serves the connection", s.proc.Pid(), e.Sentence())
+		c.env.log.Warn("the launcher exited; its child serves the connection", "connection", c.name, "pid", s.proc.Pid())
+	}
+}
+
+// channelEnded records that s's channel delivered its last Inbound.
+func (c *Conn) channelClosed(st *connState, s *session, err error) {
+	s.channelEnded, s.chanErr = true, err
+	for key, p := range st.pending {
+		if p.sess == s && p.call == nil {
+			delete(st.pending, key)
+			c.failPending(st, p, &wire.ClosedError{Reason: err})
+		}
+	}
+	if st.sess != s || s.retired {
+		return
+	}
+	if s.proc == nil || tooLarge(err) || isClosed(s.proc.Exited()) {
+		c.markDead(st, s)
+		return
+	}
+	time.AfterFunc(lateStderr, func() { c.post(deathCheck{s: s}) })
+}
+
+// markDead records that session s ended by itself, unless it was replaced or
+// stopped on purpose meanwhile; its calls fail with how it ended.
+func (c *Conn) markDead(st *connState, s *session) {
+	if st.sess != s || s.retired {
+		return
+	}
+	if st.phase == PhaseLive {
+		st.sinceDown = time.Now()
+		st.phase, st.why, st.ended = s.ending()
+	}
+	c.failAll(st, func(call *callState) error { return c.diedDuringCall(st, call) })
+	c.retire(st, s)
+	// The process record (stderr, exit) stays readable; stopping makes
+	// sure the group and our goroutines are gone.
+	go s.stop()
+}
+
+// noticeDeath runs before every message: a session whose process has been
+// reaped and whose channel has closed is dead now, even if the messages
+// that say so have not been taken up yet.
+func (c *Conn) noticeDeath(st *connState) {
+	s := st.sess
+	if st.phase != PhaseLive || s == nil || s.retired || s.proc == nil {
+		return
+	}
+	if s.channelEnded && isClosed(s.proc.Exited()) {
+		c.markDead(st, s)
+	}
+}
+
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 // alreadyConnected is the refusal of a connect under the name of a live
@@ -256,14 +401,11 @@ func (c *Conn) disconnect(ctx context.Context, why string) (Disconnected, error)
 			return
 		}
 		s = st.sess
-		for _, call := range st.calls {
-			call.cancel(&CallError{Code: CodeCancelled, Reason: "the connection was disconnected during the call"})
-		}
-		st.phase, st.why, st.sinceDown = PhaseDisconnected, why, time.Now()
-		c.fast.publish(st)
-		c.cancelAllExpress(func(*expressCall) error {
+		c.failAll(st, func(*callState) error {
 			return &CallError{Code: CodeCancelled, Reason: "the connection was disconnected during the call"}
 		})
+		st.phase, st.why, st.sinceDown = PhaseDisconnected, why, time.Now()
+		c.retire(st, s)
 	})
 	if err != nil {
 		return Disconnected{}, err
@@ -291,12 +433,13 @@ func (c *Conn) close() {
 	var s *session
 	_ = c.do(context.Background(), func(st *connState) {
 		s = st.sess
-		for _, call := range st.calls {
-			call.cancel(&CallError{Code: CodeCancelled, Reason: "run-mcp is shutting down"})
+		c.failAll(st, func(*callState) error { return &CallError{Code: CodeCancelled, Reason: "run-mcp is shutting down"} })
+		if st.phase == PhaseLive || st.phase == PhaseConnecting {
+			st.phase, st.why = PhaseDisconnected, "run-mcp shut it down"
 		}
-		st.phase, st.why = PhaseDisconnected, "run-mcp shut it down"
-		c.fast.publish(st)
-		c.cancelAllExpress(func(*expressCall) error { return &CallError{Code: CodeCancelled, Reason: "run-mcp is shutting down"} })
+		if s != nil {
+			c.retire(st, s)
+		}
 	})
 	if s != nil {
 		s.stop()

@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // Stream is one subscriptions/listen stream of a 2026-07-28 connection.
@@ -22,49 +22,56 @@ type Stream struct {
 	Err string `json:"error,omitempty"`
 }
 
-// streams tracks the listen streams of one session. The read loop hands it
-// acknowledgements, so it locks.
-type streams struct {
-	mu     sync.Mutex
-	seq    atomic.Int64
-	open   map[string]*openStream
-	wg     sync.WaitGroup
-	closed bool
-}
-
-type openStream struct {
+// stream is an open one, owned by the actor: the listen request stays
+// pending for as long as the stream lives.
+type stream struct {
 	Stream
-	acked  chan mcp.SubscriptionFilter
-	cancel context.CancelFunc
+	key   string
+	ended bool
+	// acked tells the operation that opened it what the server honored, or
+	// that the stream ended first (buffered: the actor never waits).
+	acked chan error
 }
 
-// onAck files a notifications/subscriptions/acknowledged by its stream id.
-func (ss *streams) onAck(n mcp.JSONRPCNotification) {
-	id := subscriptionID(n)
-	ss.mu.Lock()
-	st := ss.open[id]
-	ss.mu.Unlock()
-	if st == nil {
+func (str *stream) end(err error) {
+	if str.ended {
 		return
 	}
-	var filter mcp.SubscriptionFilter
-	if raw, err := json.Marshal(n.Params.AdditionalFields["notifications"]); err == nil {
-		_ = json.Unmarshal(raw, &filter)
+	str.ended = true
+	if err != nil {
+		str.Err = err.Error()
 	}
 	select {
-	case st.acked <- filter:
+	case str.acked <- fmt.Errorf("the stream ended before the server acknowledged it: %w", err):
 	default:
 	}
 }
 
-func subscriptionID(n mcp.JSONRPCNotification) string {
-	if id, ok := n.Params.Meta[mcp.MetaKeySubscriptionID]; ok {
-		return fmt.Sprint(id)
+// answered is the server ending the stream with its response.
+func (str *stream) answered(m *wire.Message) {
+	if m.Error != nil {
+		str.end(targetError(m.Error))
+		return
 	}
-	if meta, ok := n.Params.AdditionalFields["_meta"].(map[string]any); ok {
-		return fmt.Sprint(meta[mcp.MetaKeySubscriptionID])
+	str.end(errors.New("the server ended the stream"))
+}
+
+// acknowledged files a notifications/subscriptions/acknowledged under its
+// stream and tells whoever opened it what the server honored.
+func (c *Conn) acknowledged(_ *connState, s *session, m *wire.Message) {
+	str := s.streams[subscriptionID(m.Params)]
+	if str == nil || str.Honored != nil {
+		return
 	}
-	return ""
+	var p struct {
+		Notifications mcp.SubscriptionFilter `json:"notifications"`
+	}
+	_ = json.Unmarshal(m.Params, &p)
+	str.Honored = &p.Notifications
+	select {
+	case str.acked <- nil:
+	default:
+	}
 }
 
 // Listen opens a subscriptions/listen stream with filter on a 2026-07-28
@@ -75,8 +82,8 @@ func (c *Conn) Listen(ctx context.Context, filter mcp.SubscriptionFilter) (Strea
 	if err != nil {
 		return Stream{}, err
 	}
-	if s.init == nil || !mcp.IsModernProtocol(s.init.ProtocolVersion) {
-		return Stream{}, coded(CodeInvalidArgument, "subscriptions/listen belongs to protocol 2026-07-28; this connection speaks %s, where notifications arrive without a stream", s.init.ProtocolVersion)
+	if !s.modern {
+		return Stream{}, coded(CodeInvalidArgument, "subscriptions/listen belongs to protocol 2026-07-28; this connection speaks %s, where notifications arrive without a stream", s.protocol)
 	}
 	return c.listen(ctx, s, filter)
 }
@@ -85,83 +92,79 @@ func (c *Conn) Listen(ctx context.Context, filter mcp.SubscriptionFilter) (Strea
 // housekeeping budget (the stream itself stays open: it is long-lived by
 // design).
 func (c *Conn) listen(ctx context.Context, s *session, filter mcp.SubscriptionFilter) (Stream, error) {
-	client := c.env.clientInfo
-	budget := c.requestBudget(ctx, s)
-	ss := &s.streams
-	id := fmt.Sprintf("run-mcp-listen-%d", ss.seq.Add(1))
-	ctx, cancel := context.WithCancel(context.Background())
-	st := &openStream{Stream: Stream{ID: id, Asked: filter}, acked: make(chan mcp.SubscriptionFilter, 1), cancel: cancel}
-	ss.mu.Lock()
-	if ss.closed {
-		ss.mu.Unlock()
-		cancel()
-		return Stream{}, errors.New("the connection is closing")
-	}
-	if ss.open == nil {
-		ss.open = map[string]*openStream{}
-	}
-	ss.open[id] = st
-	ss.wg.Add(1)
-	ss.mu.Unlock()
-	ended := make(chan error, 1)
-	go func() {
-		defer ss.wg.Done()
-		params := map[string]any{"notifications": filter, "_meta": map[string]any{
-			mcp.MetaKeyProtocolVersion: s.init.ProtocolVersion, mcp.MetaKeyClientCapabilities: advertised(), mcp.MetaKeyClientInfo: client}}
-		_, err := s.rawWithID(ctx, mcp.NewRequestId(id), string(mcp.MethodSubscriptionsListen), params)
-		ended <- err
-	}()
-	select {
-	case honored := <-st.acked:
-		ss.mu.Lock()
-		st.Honored = &honored
-		ss.mu.Unlock()
-		return st.Stream, nil
-	case err := <-ended:
-		s.forgetStream(id)
-		if err == nil {
-			err = errors.New("the server ended the stream before acknowledging it")
+	budget := c.requestBudget(ctx, s.cfg)
+	str := &stream{Stream: Stream{Asked: filter}, acked: make(chan error, 1)}
+	var sendErr error
+	err := c.do(ctx, func(st *connState) {
+		if s.retired || s.channelEnded {
+			sendErr = &wire.ClosedError{Reason: s.chanErr}
+			return
 		}
-		return Stream{ID: id, Asked: filter, Err: err.Error()}, fmt.Errorf("subscriptions/listen: %w", err)
-	case <-time.After(budget):
-		s.stopStream(id)
-		err := c.requestTimedOut(s, string(mcp.MethodSubscriptionsListen), budget, errors.New("no notifications/subscriptions/acknowledged arrived"))
-		return Stream{ID: id, Asked: filter, Err: "no acknowledgement within " + fmtDur(budget)}, err
+		params := s.withMeta(c.env.clientInfo, map[string]any{"notifications": filter})
+		str.key, sendErr = c.send(st, s, &pending{method: string(mcp.MethodSubscriptionsListen), stream: str}, params, "")
+		if sendErr == nil {
+			_ = json.Unmarshal([]byte(str.key), &str.ID)
+			s.streams[str.ID] = str
+		}
+	})
+	if err == nil {
+		err = sendErr
+	}
+	if err != nil {
+		return Stream{Asked: filter, Err: err.Error()}, fmt.Errorf("subscriptions/listen: %w", err)
+	}
+	timer := time.NewTimer(budget)
+	defer timer.Stop()
+	select {
+	case err := <-str.acked:
+		return c.streamCopy(ctx, s, str.ID), wrapListen(err)
+	case <-timer.C:
+		c.stopStream(ctx, s, str.ID, "no acknowledgement within run-mcp's budget")
+		err := c.requestTimedOut(ctx, s, string(mcp.MethodSubscriptionsListen), budget, errors.New("no notifications/subscriptions/acknowledged arrived"))
+		return Stream{ID: str.ID, Asked: filter, Err: "no acknowledgement within " + fmtDur(budget)}, err
 	case <-ctx.Done():
-		s.stopStream(id)
-		return Stream{ID: id, Asked: filter, Err: "cancelled"}, coded(CodeCancelled, "subscriptions/listen was cancelled before the server acknowledged it")
+		c.stopStream(context.WithoutCancel(ctx), s, str.ID, "cancelled by the client")
+		return Stream{ID: str.ID, Asked: filter, Err: "cancelled"}, coded(CodeCancelled, "subscriptions/listen was cancelled before the server acknowledged it")
 	}
 }
 
-func (s *session) forgetStream(id string) {
-	s.streams.mu.Lock()
-	delete(s.streams.open, id)
-	s.streams.mu.Unlock()
+func wrapListen(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("subscriptions/listen: %w", err)
 }
 
-// stopStream ends one stream (notifications/cancelled goes to the server).
-func (s *session) stopStream(id string) bool {
-	s.streams.mu.Lock()
-	st := s.streams.open[id]
-	delete(s.streams.open, id)
-	s.streams.mu.Unlock()
-	if st != nil {
-		st.cancel()
-	}
-	return st != nil
+// streamCopy reads a stream's public part on the actor.
+func (c *Conn) streamCopy(ctx context.Context, s *session, id string) Stream {
+	out, _ := ask(context.WithoutCancel(ctx), c, func(*connState) Stream {
+		if str := s.streams[id]; str != nil {
+			cp := str.Stream
+			if str.ended {
+				delete(s.streams, id)
+			}
+			return cp
+		}
+		return Stream{ID: id}
+	})
+	return out
 }
 
-// stopStreams ends every stream and waits for their goroutines.
-func (s *session) stopStreams() {
-	s.streams.mu.Lock()
-	s.streams.closed = true
-	open := s.streams.open
-	s.streams.open = nil
-	s.streams.mu.Unlock()
-	for _, st := range open {
-		st.cancel()
-	}
-	s.streams.wg.Wait()
+// stopStream ends one stream: notifications/cancelled goes to the server.
+func (c *Conn) stopStream(ctx context.Context, s *session, id, reason string) bool {
+	stopped, _ := ask(ctx, c, func(st *connState) bool {
+		str := s.streams[id]
+		if str == nil {
+			return false
+		}
+		delete(s.streams, id)
+		if !str.ended {
+			c.cancelRequest(st, str.key, reason)
+			str.end(errors.New("run-mcp closed it"))
+		}
+		return true
+	})
+	return stopped
 }
 
 // StopListen ends the stream whose filter names uri (resource
@@ -171,31 +174,54 @@ func (c *Conn) StopListen(ctx context.Context, uriOrID string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	s.streams.mu.Lock()
-	var target string
-	for id, st := range s.streams.open {
-		if id == uriOrID || containsString(st.Asked.ResourceSubscriptions, uriOrID) {
-			target = id
-			break
+	id, err := ask(ctx, c, func(*connState) string {
+		for id, str := range s.streams {
+			if id == uriOrID || containsString(str.Asked.ResourceSubscriptions, uriOrID) {
+				return id
+			}
 		}
+		return ""
+	})
+	if err != nil || id == "" {
+		return false, err
 	}
-	s.streams.mu.Unlock()
-	return target != "" && s.stopStream(target), nil
+	return c.stopStream(ctx, s, id, "unsubscribed by the client"), nil
 }
 
 // Streams lists the open streams.
 func (c *Conn) Streams(ctx context.Context) ([]Stream, error) {
-	s, err := ask(ctx, c, func(st *connState) *session { return st.sess })
-	if err != nil || s == nil {
-		return nil, err
+	return ask(ctx, c, func(st *connState) []Stream {
+		if st.sess == nil {
+			return nil
+		}
+		out := make([]Stream, 0, len(st.sess.streams))
+		for _, str := range st.sess.streams {
+			out = append(out, str.Stream)
+		}
+		return out
+	})
+}
+
+// listenForChanges opens, on a 2026-07-28 connection, one listen stream for
+// every list_changed kind the server advertises; in that era a server sends
+// change notifications only on such a stream.
+func (c *Conn) listenForChanges(ctx context.Context, s *session) *Stream {
+	if !s.modern || s.init == nil {
+		return nil
 	}
-	s.streams.mu.Lock()
-	defer s.streams.mu.Unlock()
-	out := make([]Stream, 0, len(s.streams.open))
-	for _, st := range s.streams.open {
-		out = append(out, st.Stream)
+	caps := s.init.Capabilities
+	var f mcp.SubscriptionFilter
+	f.ToolsListChanged = caps.Tools != nil && caps.Tools.ListChanged
+	f.PromptsListChanged = caps.Prompts != nil && caps.Prompts.ListChanged
+	f.ResourcesListChanged = caps.Resources != nil && caps.Resources.ListChanged
+	if f.IsEmpty() {
+		return nil
 	}
-	return out, nil
+	st, err := c.listen(ctx, s, f)
+	if err != nil {
+		c.env.log.Warn("listen stream failed", "connection", c.name, "err", err)
+	}
+	return &st
 }
 
 func containsString(list []string, s string) bool {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/run-mcp/run-mcp/internal/spinread"
 	"github.com/run-mcp/run-mcp/wire"
 )
 
@@ -43,9 +42,6 @@ type Options struct {
 	// after wire.StdinGrace: for a one-shot command, which has its answer
 	// and only waits for the target to be gone.
 	SignalAtOnce bool
-	// Spin lets the readers of the targets' stdout try for an answer due,
-	// within its limits (spinread); nil: they park at once.
-	Spin *spinread.Budget
 }
 
 // Registry supervises the named connections: names, the limit on open ones,
@@ -82,7 +78,7 @@ func NewRegistry(opts Options) *Registry {
 	if opts.ClientInfo.Name == "" {
 		opts.ClientInfo = mcp.Implementation{Name: "run-mcp", Version: "dev"}
 	}
-	r := &Registry{env: &engine{spawner: wire.NewSpawner(opts.Spin), host: opts.Host, clientInfo: opts.ClientInfo, log: opts.Logger,
+	r := &Registry{env: &engine{spawner: wire.NewSpawner(nil), host: opts.Host, clientInfo: opts.ClientInfo, log: opts.Logger,
 		requestTimeout: opts.RequestTimeout, words: opts.Words, signalAtOnce: opts.SignalAtOnce},
 		max: opts.MaxConnections, conns: map[string]*Conn{}, idle: opts.IdleTimeout,
 		expected: map[string]int{}, expectDone: make(chan struct{})}

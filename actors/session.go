@@ -7,16 +7,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"log/slog"
-	"net/http"
 	"os"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/run-mcp/run-mcp/internal/snapshot"
@@ -27,25 +21,42 @@ import (
 // words before it is written.
 const lateStderr = time.Second
 
-// session is one life of a target: one process (or HTTP session), one client.
+// session is one life of a target: one process (or HTTP session) and the
+// channel to it. The actor owns it; only the fields set before it is
+// attached (cfg, proc, ch, in, http) are read by other goroutines.
 type session struct {
-	cfg      Config
-	proc     *wire.Process // nil over HTTP
-	wt       *wire.Transport
-	tr       transport.Interface
-	client   *client.Client
-	evidence *wire.Evidence
-	init     *mcp.InitializeResult
-	started  time.Time
-	cancel   context.CancelFunc // releases handlers of the target's requests
-	reqSeq   atomic.Int64
-	streams  streams
-	tasks    taskTable     // the tasks this life's calls created
-	stopped  chan struct{} // closed by stop, so watchers of this life end
-	stopOnce sync.Once
+	cfg  Config
+	proc *wire.Process // nil over HTTP
+	ch   wire.Channel
+	http *wire.HTTP // ch, when the target is reached over HTTP
+	in   chan wire.Inbound
+
+	evidence wire.Evidence
+	// protocol is the revision the handshake settled ("" until then);
+	// modern says it is of the 2026-07-28 era.
+	protocol    string
+	modern      bool
+	init        *mcp.InitializeResult
+	negotiation string // how the era was settled, for replies
+	started     time.Time
+	streams     map[string]*stream
+	tasks       taskTable
+	// channelEnded: the channel's last Inbound has arrived; chanErr is why.
+	channelEnded bool
+	chanErr      error
+	retired      bool // replaced or stopped: nothing of it is reported any more
+	// launcher says the process run-mcp started exited while what it
+	// started still serves the channel.
+	launcher  string
+	redirects []wire.Redirect
+	stopped      chan struct{}
 	// stopGrace is how long stop waits after closing the target's stdin
 	// before SIGTERM.
 	stopGrace time.Duration
+}
+
+func newSession(cfg Config, grace time.Duration) *session {
+	return &session{cfg: cfg, in: make(chan wire.Inbound, 64), stopped: make(chan struct{}), stopGrace: grace, streams: map[string]*stream{}}
 }
 
 // Info describes a live connection.
@@ -60,10 +71,12 @@ type Info struct {
 	ServerInfo      mcp.Implementation     `json:"server_info"`
 	Capabilities    mcp.ServerCapabilities `json:"capabilities"`
 	Instructions    string                 `json:"instructions,omitempty"`
-	Listing         snapshot.Listing       `json:"-"`
-	ConnectedAt     time.Time              `json:"connected_at"`
-	Roots           []mcp.Root             `json:"-"`
-	Noise           wire.EvidenceSnapshot  `json:"-"`
+	// Negotiation says how the era was settled (auto and pinned modes).
+	Negotiation string                `json:"negotiation,omitempty"`
+	Listing     snapshot.Listing      `json:"-"`
+	ConnectedAt time.Time             `json:"connected_at"`
+	Roots       []mcp.Root            `json:"-"`
+	Noise       wire.EvidenceSnapshot `json:"-"`
 	// Listen is the stream opened at connect on a 2026-07-28 connection for
 	// the list_changed kinds the server advertises (nil: none asked).
 	Listen *Stream `json:"-"`
@@ -71,7 +84,7 @@ type Info struct {
 
 func (s *session) info(name string) Info {
 	in := Info{Name: name, Target: s.cfg.Target(), Transport: "stdio", EraMode: s.cfg.Era.String(),
-		ConnectedAt: s.started, Roots: s.cfg.Roots}
+		ConnectedAt: s.started, Roots: s.cfg.Roots, Negotiation: s.negotiation}
 	if s.proc != nil {
 		in.Pid = s.proc.Pid()
 	} else {
@@ -84,92 +97,66 @@ func (s *session) info(name string) Info {
 		in.Capabilities = s.init.Capabilities
 		in.Instructions = s.init.Instructions
 	}
-	if s.evidence != nil {
-		in.Noise = s.evidence.Snapshot()
-	}
+	in.Noise = s.evidence.Snapshot()
 	return in
 }
 
-// open starts a target and completes the handshake. On failure everything it
-// started is stopped and the error carries the evidence.
-func (c *Conn) open(ctx context.Context, cfg Config, handler transport.RequestHandler) (*session, error) {
-	s := &session{cfg: cfg, evidence: &wire.Evidence{}, stopped: make(chan struct{}), stopGrace: wire.StdinGrace}
-	if c.env.signalAtOnce {
-		s.stopGrace = 0
-	}
-	// Legacy over HTTP listens on the standalone GET stream from the start;
-	// auto and a pin learn the era first (the modern era has no GET stream).
-	if err := s.startTransport(c.env.spawner, c.stderr, cfg.Era.Mode == wire.EraLegacy); err != nil {
-		return nil, err
-	}
-	hctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	s.cancel = cancel
-	timeout := cfg.ConnectTimeout
-	if timeout <= 0 {
-		timeout = DefaultConnectTimeout
-	}
-	hsCtx, hsCancel := context.WithTimeout(ctx, timeout)
-	defer hsCancel()
-	if s.wt != nil {
-		// The probe needs stdout read. (Over HTTP, Start opens the GET
-		// stream, so it waits for the client: twice would open two.)
-		_ = s.wt.Start(hctx)
-	}
-	negotiated, err := wire.Negotiate(hsCtx, s.tr, cfg.Era, c.env.clientInfo, advertised())
-	if err != nil {
-		return nil, c.handshakeFailed(ctx, s, hsCtx, timeout, err)
-	}
-	if cfg.IsHTTP() && negotiated.Legacy() && cfg.Era.Mode != wire.EraLegacy {
-		// The probe's transport cannot open the GET stream; a legacy
-		// connection gets a fresh one that does.
-		_ = s.tr.Close()
-		if err := s.startTransport(c.env.spawner, c.stderr, true); err != nil {
-			return nil, err
-		}
-	}
-	h := inputHandlers{c: c}
-	opts := append(negotiated.ClientOptions(), client.WithClientCapabilities(advertised()),
-		client.WithElicitationHandler(h), client.WithSamplingHandler(h), client.WithRootsHandler(h))
-	s.client = client.NewClient(s.tr, opts...)
-	if err := s.client.Start(hctx); err != nil {
-		return nil, c.failOpen(s, "could not start the client: "+err.Error(), err)
-	}
-	if bidi, ok := s.tr.(transport.BidirectionalInterface); ok {
-		if cfg.IsHTTP() {
-			handler = detachedHandler(hctx, handler) // httpinput.go
-		}
-		bidi.SetRequestHandler(handler)
-	}
-	s.client.OnNotification(func(n mcp.JSONRPCNotification) {
-		switch n.Method {
-		case string(mcp.MethodNotificationToolsListChanged):
-			c.tools.Store(nil) // the next call re-lists before checking names
-		case mcp.MethodNotificationSubscriptionsAcknowledged:
-			s.streams.onAck(n)
-		case mcp.MethodNotificationTasksStatus:
-			s.tasks.onStatus(n)
-		}
-		c.notes.add(n, time.Now())
-		c.env.host.Notify(c.name, n)
-	})
-	init, err := wire.Handshake(hsCtx, s.client, cfg.Era, negotiated, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: c.env.clientInfo}})
-	if err != nil {
-		return nil, c.handshakeFailed(ctx, s, hsCtx, timeout, err)
-	}
-	s.init = init
-	s.started = time.Now()
-	if s.wt != nil && mcp.IsModernProtocol(init.ProtocolVersion) {
-		s.wt.SetModern(true)
-	}
-	if cfg.LogLevel != "" {
-		err := c.request(ctx, s, string(mcp.MethodSetLogLevel), func(ctx context.Context) error {
-			return s.client.SetLevel(ctx, mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: cfg.LogLevel}})
-		})
+// start opens the channel to the target: spawns its process (stderr into
+// ring) or reaches its URL. It runs off the actor.
+func (s *session) start(spawner *wire.Spawner, ring *wire.Ring) error {
+	if s.cfg.IsHTTP() {
+		h, err := wire.NewHTTP(wire.HTTPOptions{URL: s.cfg.URL, Headers: s.cfg.Headers}, s.in)
 		if err != nil {
-			c.env.log.Warn("the server refused the log level", "connection", c.name, "level", cfg.LogLevel, "err", err)
+			return &ConnectError{Reason: fmt.Sprintf("bad URL %s: %v", s.cfg.URL, err), Err: err,
+				Report: ProcessReport{Command: s.cfg.URL, NoProcess: true}}
 		}
+		s.ch, s.http = h, h
+		return nil
 	}
-	return s, nil
+	if err := checkDir(s.cfg.Spec.Dir); err != nil {
+		return &ConnectError{Reason: err.Error(), Err: err, Report: ProcessReport{Command: s.cfg.Spec.CommandLine(), NoProcess: true}}
+	}
+	proc, err := wire.StartInto(spawner, s.cfg.Spec, ring)
+	if err != nil {
+		var nf *wire.CommandNotFoundError
+		return &ConnectError{Reason: err.Error(), Err: err, NotFound: errors.As(err, &nf),
+			Report: ProcessReport{Command: s.cfg.Spec.CommandLine(), NoProcess: true}}
+	}
+	s.proc = proc
+	s.ch = wire.NewStdio(proc.Stdout(), proc.Stdin(), s.in)
+	return nil
+}
+
+// meta is the _meta of a request on s: on a 2026-07-28 connection every
+// request carries the revision, the client's capabilities and identity
+// (and the log level the connection asks for); extra adds to it.
+func (s *session) meta(info mcp.Implementation, extra map[string]any) map[string]any {
+	if !s.modern {
+		return extra
+	}
+	m := map[string]any{mcp.MetaKeyProtocolVersion: s.protocol, mcp.MetaKeyClientCapabilities: advertised(), mcp.MetaKeyClientInfo: info}
+	if s.cfg.LogLevel != "" {
+		m[mcp.MetaKeyLogLevel] = s.cfg.LogLevel
+	}
+	for k, v := range extra {
+		m[k] = v
+	}
+	return m
+}
+
+// withMeta sets params' _meta to s's, when it has one.
+func (s *session) withMeta(info mcp.Implementation, params map[string]any) map[string]any {
+	if params == nil {
+		params = map[string]any{}
+	}
+	var extra map[string]any
+	if m, ok := params["_meta"].(map[string]any); ok {
+		extra = m
+	}
+	if m := s.meta(info, extra); m != nil {
+		params["_meta"] = m
+	}
+	return params
 }
 
 // advertised is what run-mcp declares to every target: elicitation (forms
@@ -182,65 +169,6 @@ func advertised() mcp.ClientCapabilities {
 		ListChanged bool `json:"listChanged,omitempty"`
 	}{ListChanged: true}
 	return caps
-}
-
-// startTransport opens the channel to the target. listen opens the
-// standalone GET stream of a legacy HTTP session, on which a server sends
-// the requests and notifications that belong to no request (elicitation,
-// list_changed, logging).
-func (s *session) startTransport(spawner *wire.Spawner, ring *wire.Ring, listen bool) error {
-	if s.cfg.IsHTTP() {
-		// mcp-go logs the GET stream's retries; they are not the user's business.
-		opts := []transport.StreamableHTTPCOption{transport.WithHTTPLogger(slog.New(slog.DiscardHandler)),
-			transport.WithHTTPBasicClient(&http.Client{Transport: answerPoster{next: http.DefaultTransport}})}
-		if listen {
-			opts = append(opts, transport.WithContinuousListening())
-		}
-		if len(s.cfg.Headers) > 0 {
-			opts = append(opts, transport.WithHTTPHeaders(s.cfg.Headers))
-		}
-		tr, err := transport.NewStreamableHTTP(s.cfg.URL, opts...)
-		if err != nil {
-			return &ConnectError{Reason: fmt.Sprintf("bad URL %s: %v", s.cfg.URL, err), Err: err,
-				Report: ProcessReport{Command: s.cfg.URL, NoProcess: true}}
-		}
-		s.tr = capturingHTTP{tr}
-		return nil
-	}
-	if err := checkDir(s.cfg.Spec.Dir); err != nil {
-		return &ConnectError{Reason: err.Error(), Err: err,
-			Report: ProcessReport{Command: s.cfg.Spec.CommandLine(), NoProcess: true}}
-	}
-	proc, err := wire.StartInto(spawner, s.cfg.Spec, ring)
-	if err != nil {
-		var nf *wire.CommandNotFoundError
-		return &ConnectError{Reason: err.Error(), Err: err, NotFound: errors.As(err, &nf),
-			Report: ProcessReport{Command: s.cfg.Spec.CommandLine(), NoProcess: true}}
-	}
-	s.proc = proc
-	s.wt = wire.NewTransport(proc.Stdout(), proc.Stdin(), s.evidence)
-	s.tr = capturingStdio{s.wt}
-	return nil
-}
-
-func (c *Conn) handshakeFailed(ctx context.Context, s *session, hsCtx context.Context, timeout time.Duration, err error) error {
-	if errors.Is(hsCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
-		reason := fmt.Sprintf("the server did not complete the MCP handshake within %s", fmtDur(timeout))
-		ce := c.failOpen(s, reason, err)
-		ce.Diagnosis = "It started but never answered initialize. It may be waiting on a database, a port or stdin, " +
-			"or writing its protocol to the wrong stream (stderr instead of stdout). It was torn down. " +
-			"If it is slow but healthy, raise connect_timeout_ms (--connect-timeout from a shell)."
-		return ce
-	}
-	if ctx.Err() != nil {
-		return c.failOpen(s, "cancelled by the client before the handshake completed", err)
-	}
-	ce := c.failOpen(s, reasonOf(err), err)
-	if s.cfg.IsHTTP() {
-		ce.Diagnosis = "Check that the server is listening at that URL and speaks Streamable HTTP. " +
-			"The deprecated HTTP+SSE transport (often a URL ending in /sse) is not supported; use the server's Streamable HTTP endpoint (often /mcp)."
-	}
-	return ce
 }
 
 // checkDir names a working directory that cannot be one; without it the
@@ -274,44 +202,20 @@ func reasonOf(err error) string {
 		return closed.Error()
 	}
 	// A broken pipe on the server's stdin is the server gone away, as EOF on
-	// its stdout is: the same words, whichever the client noticed first.
-	if errors.Is(err, transport.ErrTransportClosed) || errors.Is(err, syscall.EPIPE) {
+	// its stdout is: the same words, whichever was noticed first.
+	if errors.Is(err, syscall.EPIPE) {
 		return "Connection closed"
 	}
 	return err.Error()
 }
 
-// failOpen tears a half-open session down and builds the report: the stderr
-// from the moment it started, how the process ended, and stdout noise.
-func (c *Conn) failOpen(s *session, reason string, err error) *ConnectError {
-	ce := &ConnectError{Reason: reason, Err: err, Report: ProcessReport{Command: s.cfg.Target()}}
-	// A broken pipe on its stdin, like EOF on its stdout, is a server that
-	// closed its end and is exiting by itself: stopping it at once would
-	// race its exit and report it "stopped by run-mcp".
-	if s.proc != nil && (s.closing() || errors.Is(err, syscall.EPIPE)) {
-		// A server that is dying writes its last words now: wait for them.
-		select {
-		case <-s.proc.Done():
-		case <-time.After(lateStderr):
-		}
-		if !diedByItself(s.proc) && !tooLarge(s.wt.Err()) {
-			ce.Reason = stdoutClosed(s.proc.Pid()) + " (" + reason + "); run-mcp stopped it"
-		}
-	}
-	s.stop()
-	ce.Report = s.report(0)
-	if s.proc != nil {
-		ce.ring = s.proc.Stderr()
-	}
-	return ce
-}
-
 // closing says the server closed its stdout by itself (EOF): it is exiting,
 // so its exit and last stderr lines are worth a moment's wait. A server that
 // is still running (a handshake timeout, an oversized message) is stopped at
-// once instead.
+// once instead. It reads what the actor recorded; call it on the actor or
+// once the session is retired.
 func (s *session) closing() bool {
-	if s.wt == nil {
+	if s.proc == nil {
 		return false
 	}
 	select {
@@ -319,8 +223,7 @@ func (s *session) closing() bool {
 		return true
 	default:
 	}
-	err := s.wt.Err()
-	return err != nil && errors.Is(err, io.EOF)
+	return s.channelEnded && (s.chanErr == nil || errors.Is(s.chanErr, io.EOF))
 }
 
 // report is the evidence of this session's process; stderrSince limits the
@@ -341,108 +244,98 @@ func (s *session) report(stderrSince int) ProcessReport {
 	return r
 }
 
-// stop ends the session: the handlers of the target's requests are released,
-// the client closed, the process stopped and every goroutine waited for.
+// stop ends the session from outside the actor: the channel closed, the
+// process stopped (with everything it started), and the channel's last
+// Inbound awaited (the actor, or retire's drain, reads it).
 func (s *session) stop() {
-	defer s.stopOnce.Do(func() { close(s.stopped) })
-	s.stopStreams()
-	if s.cancel != nil {
-		s.cancel()
+	defer func() {
+		select {
+		case <-s.stopped:
+		default:
+			close(s.stopped)
+		}
+	}()
+	if s.ch == nil {
+		return
 	}
-	if s.client != nil {
-		_ = s.client.Close()
-	} else if s.tr != nil {
-		_ = s.tr.Close()
-	}
+	_ = s.ch.Close()
 	if s.proc != nil {
 		s.proc.StopAfter(s.stopGrace)
 	}
-	if s.wt != nil {
-		s.wt.Wait()
+	<-s.ch.Done()
+}
+
+// retire takes s out of service on the actor: its requests and open
+// questions end, and its channel's remaining output is read and dropped by a
+// goroutine of its own (which ends with the channel), so nothing waits on
+// the actor for it. It does not stop the process: the caller does, off the
+// actor (stop).
+func (c *Conn) retire(st *connState, s *session) {
+	if s.retired {
+		return
+	}
+	s.retired = true
+	for key, p := range st.pending {
+		if p.sess != s {
+			continue
+		}
+		delete(st.pending, key)
+		switch {
+		case p.reply != nil:
+			p.reply <- answer{err: &wire.ClosedError{Reason: s.chanErr}}
+		case p.stream != nil:
+			p.stream.end(errors.New("the connection ended"))
+		}
+	}
+	for _, r := range st.rounds {
+		if r.sess == s {
+			c.dropRound(st, r)
+		}
+	}
+	for _, str := range s.streams {
+		str.end(errors.New("the connection ended"))
+	}
+	if !s.channelEnded && s.in != nil {
+		go func() {
+			for in := range s.in {
+				if in.Closed {
+					return
+				}
+			}
+		}()
 	}
 }
 
-// listing lists what the server offers, per capability it declared: each
-// entry as the server sent it, and typed for run-mcp's own checks. Each
-// request is bounded by the housekeeping budget.
-func (c *Conn) listing(ctx context.Context, s *session) (snapshot.Listing, error) {
-	var l snapshot.Listing
-	caps := s.init.Capabilities
-	if caps.Tools != nil {
-		tools, raw, err := c.listTools(ctx, s)
-		if err != nil {
-			return l, err
-		}
-		l.Tools, l.Raw.Tools, l.Has.Tools = tools, raw, true
-	}
-	if caps.Resources != nil {
-		res, raw, err := listRaw(ctx, c, s, "resources", string(mcp.MethodResourcesList), func(ctx context.Context) (*mcp.ListResourcesResult, error) {
-			return s.client.ListResources(ctx, mcp.ListResourcesRequest{})
-		})
-		if err != nil {
-			return l, err
-		}
-		l.Resources, l.Raw.Resources, l.Has.Resources = res.Resources, raw, true
-		tres, traw, err := listRaw(ctx, c, s, "resourceTemplates", string(mcp.MethodResourcesTemplatesList), func(ctx context.Context) (*mcp.ListResourceTemplatesResult, error) {
-			return s.client.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
-		})
-		if err == nil {
-			l.Templates, l.Raw.Templates, l.Has.Templates = tres.ResourceTemplates, traw, true
-		}
-	}
-	if caps.Prompts != nil {
-		res, raw, err := listRaw(ctx, c, s, "prompts", string(mcp.MethodPromptsList), func(ctx context.Context) (*mcp.ListPromptsResult, error) {
-			return s.client.ListPrompts(ctx, mcp.ListPromptsRequest{})
-		})
-		if err != nil {
-			return l, err
-		}
-		l.Prompts, l.Raw.Prompts, l.Has.Prompts = res.Prompts, raw, true
-	}
-	return l, nil
-}
-
-func (c *Conn) listTools(ctx context.Context, s *session) ([]mcp.Tool, []json.RawMessage, error) {
-	res, raw, err := listRaw(ctx, c, s, "tools", string(mcp.MethodToolsList), func(ctx context.Context) (*mcp.ListToolsResult, error) {
-		return s.client.ListTools(ctx, mcp.ListToolsRequest{})
-	})
+// lifeReport is a connect failure's or a dead session's report, read on the
+// actor.
+func (c *Conn) lifeReport(ctx context.Context, s *session, since int) ProcessReport {
+	r, err := ask(ctx, c, func(*connState) ProcessReport { return s.report(since) })
 	if err != nil {
-		return nil, nil, err
+		return s.reportAfter(since)
 	}
-	return res.Tools, raw, nil
+	return r
 }
 
-// listRaw lists one kind through the client, which follows the cursors,
-// within the housekeeping budget, and returns beside its typed result the
-// entries of every page as the server sent them (field is the key of the
-// entries in a page).
-func listRaw[T any](ctx context.Context, c *Conn, s *session, field, method string, list func(context.Context) (T, error)) (T, []json.RawMessage, error) {
-	cctx, pages := withCapture(ctx)
-	var v T
-	err := c.request(cctx, s, method, func(ctx context.Context) (err error) {
-		v, err = list(ctx)
-		return err
-	})
-	if err != nil {
-		return v, nil, wrapMethod(method, err)
+// reportAfter is report for a session no actor holds any more (its actor
+// stopped): only what the process and its ring say.
+func (s *session) reportAfter(since int) ProcessReport {
+	r := ProcessReport{Command: s.cfg.Target(), NoProcess: s.proc == nil}
+	if s.proc == nil {
+		return r
 	}
-	raw := []json.RawMessage{}
-	for _, page := range pages.all() {
-		items, err := snapshot.Items(page, field)
-		if err != nil {
-			return v, nil, fmt.Errorf("read the %s the server sent: %w", field, err)
-		}
-		raw = append(raw, items...)
+	if e, ok := s.proc.Exit(); ok {
+		r.Exit, r.ExitRaw = e.Sentence(), &e
 	}
-	return v, raw, nil
+	r.Stderr = s.proc.Stderr().Since(max(since, s.proc.StderrBase())).Trim(failureStderrLines/2, failureStderrLines/2).Render(true)
+	return r
 }
 
-// wrapMethod prefixes the method a failure came from, unless the error
-// already names it (a timeout does).
-func wrapMethod(method string, err error) error {
-	var rt *RequestTimeoutError
-	if errors.As(err, &rt) {
-		return err
+// decodeInit reads an initialize result (or, on 2026-07-28, what discover
+// said) into the typed form run-mcp's checks use.
+func decodeInit(raw json.RawMessage) (*mcp.InitializeResult, error) {
+	var res mcp.InitializeResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("the server's answer to initialize is not an initialize result: %w", err)
 	}
-	return fmt.Errorf("%s: %w", method, err)
+	return &res, nil
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -78,9 +77,8 @@ func (t TaskInfo) Line() string {
 	return fmt.Sprintf("Task %s%s: %s", t.ID, tool, strings.Join(steps, " → "))
 }
 
-// taskTable is the tasks of one life of a connection.
+// taskTable is the tasks of one life of a connection; the actor owns it.
 type taskTable struct {
-	mu    sync.Mutex
 	order []string
 	byID  map[string]*TaskInfo
 }
@@ -100,8 +98,6 @@ type taskWire struct {
 // update records what the server said of a task; tool names the call that
 // created it (only known at creation).
 func (t *taskTable) update(w taskWire, tool, source string) TaskInfo {
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	if t.byID == nil {
 		t.byID = map[string]*TaskInfo{}
 	}
@@ -143,8 +139,6 @@ func firstNonEmpty(a, b string) string {
 }
 
 func (t *taskTable) get(id string) (TaskInfo, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	if info := t.byID[id]; info != nil {
 		return *info, true
 	}
@@ -153,8 +147,6 @@ func (t *taskTable) get(id string) (TaskInfo, bool) {
 
 // open lists the tasks not yet completed, failed or cancelled, oldest first.
 func (t *taskTable) open() []TaskInfo {
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	var out []TaskInfo
 	for _, id := range t.order {
 		if info := t.byID[id]; !info.Terminal() {
@@ -165,13 +157,9 @@ func (t *taskTable) open() []TaskInfo {
 }
 
 // onStatus records a notifications/tasks/status.
-func (t *taskTable) onStatus(n mcp.JSONRPCNotification) {
-	b, err := json.Marshal(n.Params.AdditionalFields)
-	if err != nil {
-		return
-	}
+func (t *taskTable) onStatus(params json.RawMessage) {
 	var w taskWire
-	if json.Unmarshal(b, &w) == nil && w.TaskID != "" {
+	if json.Unmarshal(params, &w) == nil && w.TaskID != "" {
 		t.update(w, "", "notification")
 	}
 }
@@ -227,27 +215,51 @@ func (c *Conn) TaskResult(ctx context.Context, id string, timeout time.Duration,
 	}
 	if info, err := c.TaskGet(ctx, id); err == nil {
 		res.Task = &info
-	} else if s, serr := c.live(ctx); serr == nil {
+	} else {
 		// The result is in: the task is over even if tasks/get failed.
-		info := s.tasks.update(taskWire{TaskID: id, Status: string(mcp.TaskStatusCompleted)}, "", "tasks/result")
+		info, _ := c.taskUpdate(ctx, taskWire{TaskID: id, Status: string(mcp.TaskStatusCompleted)}, "tasks/result")
 		res.Task = &info
 	}
 	return res, nil
 }
 
+// taskUpdate records what was learnt of a task, on the actor.
+func (c *Conn) taskUpdate(ctx context.Context, w taskWire, source string) (TaskInfo, error) {
+	return ask(context.WithoutCancel(ctx), c, func(st *connState) TaskInfo {
+		if st.sess == nil {
+			return TaskInfo{ID: w.TaskID, Status: w.Status}
+		}
+		return st.sess.tasks.update(w, "", source)
+	})
+}
+
 // taskNotFinished says that waiting for a task's result failed, and that the
 // task may still be running on the server.
 func (c *Conn) taskNotFinished(ctx context.Context, id string, err error) error {
+	info, ok, _ := c.taskInfo(ctx, id)
 	status := "in an unknown state"
-	if s, serr := c.live(ctx); serr == nil {
-		if info, ok := s.tasks.get(id); ok {
-			status = info.Status
-			if info.Terminal() {
-				return err
-			}
+	if ok {
+		status = info.Status
+		if info.Terminal() {
+			return err
 		}
 	}
 	return &TaskPendingError{ID: id, Status: status, Err: err}
+}
+
+func (c *Conn) taskInfo(ctx context.Context, id string) (TaskInfo, bool, error) {
+	type res struct {
+		info TaskInfo
+		ok   bool
+	}
+	r, err := ask(context.WithoutCancel(ctx), c, func(st *connState) res {
+		if st.sess == nil {
+			return res{}
+		}
+		info, ok := st.sess.tasks.get(id)
+		return res{info, ok}
+	})
+	return r.info, r.ok, err
 }
 
 // TaskPendingError is a wait for a task's result that ended before the task
@@ -279,20 +291,15 @@ func (c *Conn) taskRequest(ctx context.Context, method, id string) (TaskInfo, er
 	if err != nil {
 		return TaskInfo{}, err
 	}
-	var raw json.RawMessage
-	err = c.request(ctx, s, method, func(ctx context.Context) error {
-		var err error
-		raw, err = s.raw(ctx, method, map[string]any{"taskId": id})
-		return err
-	})
+	raw, err := c.exchange(ctx, s, method, map[string]any{"taskId": id}, c.requestBudget(ctx, s.cfg), "")
 	if err != nil {
-		return TaskInfo{}, c.callFailed(ctx, s, err, 0)
+		return TaskInfo{}, err
 	}
 	var w taskWire
 	if err := json.Unmarshal(raw, &w); err != nil || w.TaskID == "" {
 		return TaskInfo{}, fmt.Errorf("the server's answer to %s is not a task (no taskId): %s", method, firstLine(string(raw)))
 	}
-	return s.tasks.update(w, "", method), nil
+	return c.taskUpdate(ctx, w, method)
 }
 
 // Tasks lists the open tasks of the connection's current life.
@@ -301,5 +308,5 @@ func (c *Conn) Tasks(ctx context.Context) ([]TaskInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.tasks.open(), nil
+	return ask(ctx, c, func(*connState) []TaskInfo { return s.tasks.open() })
 }

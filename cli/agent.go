@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime"
 	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/run-mcp/run-mcp/internal/spinread"
 	"github.com/run-mcp/run-mcp/mcpfront"
 	"github.com/run-mcp/run-mcp/wire"
 )
@@ -39,7 +37,6 @@ func serveAgent(cmd *cobra.Command, opts AgentOptions) error {
 	wire.GrowPipe(os.Stdin)
 	wire.GrowPipe(os.Stdout)
 	in := pollableStdin(os.Stdin)
-	cpus := oneP()
 	ctx, stop := signal.NotifyContext(cmd.Context(), stopSignals()...)
 	defer stop()
 	if st, err := os.Stdin.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
@@ -50,29 +47,6 @@ func serveAgent(cmd *cobra.Command, opts AgentOptions) error {
 	return mcpfront.Serve(ctx, mcpfront.Options{OutDir: opts.OutDir, Timeout: time.Duration(opts.TimeoutMS) * time.Millisecond,
 		RequestTimeout: time.Duration(opts.RequestMS) * time.Millisecond,
 		MaxText:        opts.MaxText, MediaKB: opts.MediaKB, Scan: opts.Scan, Protocol: opts.Protocol,
-		MaxConnections: opts.MaxConnections, CPUs: cpus, IdleTimeout: time.Duration(opts.IdleMinutes * float64(time.Minute)),
+		MaxConnections: opts.MaxConnections, IdleTimeout: time.Duration(opts.IdleMinutes * float64(time.Minute)),
 		Version: opts.Version}, in, os.Stdout, os.Stderr)
-}
-
-// oneP holds the agent server's Go code to one P where its reads try
-// (Linux), unless GOMAXPROCS in the environment says otherwise, and returns
-// how many CPUs the runtime had before (its default counts the CPU quota of
-// a container too).
-//
-// The agent server relays: per message it does a few microseconds of work,
-// and its targets and host do the rest. On one P, the reader a message is
-// due on (a call's answer, the host's next call) hands the wait to the next
-// one without waking an idle runtime thread, which is what lets it try the
-// pipe instead of sleeping (internal/spinread): make bench's sequential
-// call_mcp_primitive went from 1.71-2.58x of a direct call to 1.24-1.51x
-// (16 runs).
-// The rows with many calls in flight stay within their goals on one P:
-// 0.62-0.68x of the direct connection's throughput at 128 in flight
-// (0.68-0.70x on two Ps), and 0.97-1.13x in the 200-connection burst.
-func oneP() int {
-	cpus := runtime.GOMAXPROCS(0)
-	if spinread.Tries && os.Getenv("GOMAXPROCS") == "" {
-		runtime.GOMAXPROCS(1)
-	}
-	return cpus
 }

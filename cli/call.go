@@ -37,7 +37,7 @@ func callTool(ctx context.Context, x *job, c *actors.Conn) error {
 	if err != nil {
 		return err
 	}
-	req := actors.CallRequest{Kind: actors.KindTool, Name: x.sp.positionals[0], Args: x.args, Timeout: x.g.callTimeout(headlessTimeout)}
+	req := actors.CallRequest{Kind: actors.KindTool, Name: x.sp.positionals[0], Args: rawArgs(x.args), Timeout: x.g.callTimeout(headlessTimeout)}
 	if x.g.task {
 		req.Task = &actors.TaskParams{Wait: true}
 	}
@@ -70,13 +70,13 @@ func runCall(ctx context.Context, x *job, ic *intercept.Interceptor, c *actors.C
 	if err != nil {
 		return g.failed(err)
 	}
-	if _, err := toolcheck.Check(tools, req.Name, req.Args); err != nil {
+	if _, err := toolcheck.Check(tools, req.Name, x.args); err != nil {
 		return unknownTool(err)
 	}
 	var conversions []conversion
 	if len(x.shorthand) > 0 {
 		if def, err := c.RawTool(ctx, req.Name); err == nil && def != nil {
-			conversions = convertShorthand(def, req.Args, x.shorthand)
+			conversions = convertShorthand(def, x.args, x.shorthand)
 		}
 	}
 	if io.fb != nil {
@@ -294,4 +294,17 @@ func inputRequests(out *actors.Outcome) map[string]any {
 	}
 	return map[string]any{"counts": counts, "wait_ms": out.InputWait.Milliseconds(), "rounds": orEmpty(out.Rounds),
 		"note": fmt.Sprintf("headless: elicitation is declined and sampling refused (%d round(s))", len(out.Rounds))}
+}
+
+// rawArgs encodes the arguments for the server: numbers go as they were
+// written (json.Number), nil as no arguments.
+func rawArgs(args map[string]any) json.RawMessage {
+	if args == nil {
+		return nil
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return nil
+	}
+	return b
 }

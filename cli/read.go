@@ -59,7 +59,7 @@ func readResource(ctx context.Context, x *job, c *actors.Conn) error {
 // what happened around it, as read --raw.
 func getPrompt(ctx context.Context, x *job, c *actors.Conn) error {
 	w := startWatch(ctx, x, c)
-	req := actors.CallRequest{Kind: actors.KindPrompt, Name: x.sp.positionals[0], Args: x.args, Timeout: x.g.callTimeout(headlessTimeout)}
+	req := actors.CallRequest{Kind: actors.KindPrompt, Name: x.sp.positionals[0], Args: rawArgs(x.args), Timeout: x.g.callTimeout(headlessTimeout)}
 	done := x.io.fb.wait(callWhat(req))
 	out, err := c.Call(ctx, req)
 	done()

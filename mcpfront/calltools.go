@@ -3,136 +3,15 @@ package mcpfront
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/internal/intercept"
-	"github.com/run-mcp/run-mcp/internal/toolcheck"
 	"github.com/run-mcp/run-mcp/wire"
 )
-
-// target finds the connection a call names, connecting first when
-// auto_connect says how and nothing suitable is live.
-func (f *front) target(ctx context.Context, a map[string]any) (*actors.Conn, error) {
-	name := getStr(a, "connection")
-	c, err := f.reg.ResolveWait(ctx, name, true)
-	auto := getObj(a, "auto_connect")
-	// A connection still connecting is waited for by the call itself.
-	if auto == nil || (err == nil && (c.Phase() == actors.PhaseLive || c.Phase() == actors.PhaseConnecting)) {
-		return c, err
-	}
-	cfg, cerr := f.targetConfig(auto)
-	if cerr != nil {
-		return nil, cerr
-	}
-	if _, cerr := f.reg.Connect(ctx, name, cfg); cerr != nil {
-		return nil, cerr
-	}
-	return f.reg.Resolve(name, true)
-}
-
-func (f *front) call(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
-	c, err := f.target(ctx, a)
-	if err != nil {
-		return nil, err
-	}
-	args := getObj(a, "arguments")
-	if args == nil {
-		args = getObj(a, "args")
-	}
-	req := actors.CallRequest{Kind: getStr(a, "type"), Name: getStr(a, "name"), Args: args,
-		Timeout:    time.Duration(getInt(a, "timeout_ms", int(f.opts.Timeout.Milliseconds()))) * time.Millisecond,
-		OnProgress: f.progressRelay(ctx)}
-	if req.Task, err = taskArg(a); err != nil {
-		return nil, err
-	}
-	if req.Task != nil && req.Kind != actors.KindTool {
-		return nil, &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: "task needs type tool: only tools/call is task-augmented"}
-	}
-	if req.Kind == actors.KindTool {
-		if err := f.checkTool(ctx, c, req); err != nil {
-			return nil, err
-		}
-	}
-	out, pending, err := f.callFor(ctx, c, req)
-	if pending != nil {
-		return pending, nil // a 2026-07-28 host's input_required
-	}
-	if getBool(a, "disconnect_after") {
-		// After the result is shaped: the record (stderr, exit) stays.
-		defer func() { _, _ = f.reg.DisconnectAfter(context.WithoutCancel(ctx), c.Name()) }()
-	}
-	if err != nil {
-		return nil, taskHint(err, c.Name())
-	}
-	if out.Task != nil && req.Task != nil && !req.Task.Wait {
-		return taskCreated(out.Task, c.Name()), nil
-	}
-	res, stats, untouched, err := f.shape(req.Kind, out.Raw, getInt(a, "max_text_length", 0))
-	if err != nil {
-		return nil, err
-	}
-	if out.Task != nil {
-		res, untouched = withTaskLine(res, out.Task), false
-	}
-	if getBool(a, "include_metadata") {
-		return withMetadata(res, out, stats), nil
-	}
-	if untouched {
-		return f.out.pass.hold(out.Raw), nil
-	}
-	return res, nil
-}
-
-// progressRelay forwards the target's progress to the host under the host's
-// own token, when the host asked for progress; a host like Claude Code
-// shows it streaming.
-func (f *front) progressRelay(ctx context.Context) func(actors.ProgressEvent) {
-	token := ctx.Value(progressTokenKey{})
-	if token == nil {
-		return nil
-	}
-	return func(ev actors.ProgressEvent) {
-		params := map[string]any{"progressToken": token, "progress": ev.Progress}
-		if ev.Total > 0 {
-			params["total"] = ev.Total
-		}
-		if ev.Message != "" {
-			params["message"] = ev.Message
-		}
-		_ = f.out.notify("notifications/progress", params)
-	}
-}
-
-// checkTool checks the name and required arguments against the server's
-// list before anything is sent, refreshing the list once on a miss (the
-// server may have added the tool since).
-func (f *front) checkTool(ctx context.Context, c *actors.Conn, req actors.CallRequest) error {
-	tools, err := c.Tools(ctx, false)
-	if err != nil {
-		return err
-	}
-	_, err = toolcheck.Check(tools, req.Name, req.Args)
-	var unknown *toolcheck.UnknownToolError
-	if errors.As(err, &unknown) {
-		if tools, err = c.Tools(ctx, true); err != nil {
-			return err
-		}
-		_, err = toolcheck.Check(tools, req.Name, req.Args)
-	}
-	if errors.As(err, &unknown) {
-		return &actors.CodedError{Code: actors.CodeUnknownTool, Msg: err.Error()}
-	}
-	if err != nil {
-		return &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: err.Error()}
-	}
-	return nil
-}
 
 // shape turns the raw result into what the agent reads, after interception.
 // untouched reports a tool result with nothing to intercept, which is then

@@ -74,7 +74,7 @@ func (f *front) connect(ctx context.Context, a map[string]any) (*mcp.CallToolRes
 		var ce *actors.ConnectError
 		if errors.As(err, &ce) {
 			// What the server would have reached is part of the diagnosis.
-			return nil, fmt.Errorf("%w\n%s", err, f.inputLine(len(cfg.Roots)))
+			return nil, fmt.Errorf("%w\n%s", err, f.inputLine(ctx, len(cfg.Roots)))
 		}
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func (f *front) connect(ctx context.Context, a map[string]any) (*mcp.CallToolRes
 		// A connect in place of an earlier record of the same name.
 		b.WriteString(strings.Join(snapshot.Diff(rc.Before, info.Listing), "\n") + "\n")
 	}
-	f.describe(&b, info)
+	f.describe(ctx, &b, info)
 	fmt.Fprintf(&b, "Next: call_mcp_primitive type=tool name=<tool>; after editing the server, reconnect_to_mcp%s.\n", connHint(info.Name))
 	f.includeBlocks(&b, info.Listing, getStrs(a, "include"), getBool(a, "summary"))
 	if info.Instructions != "" {
@@ -106,7 +106,7 @@ func connHint(name string) string {
 }
 
 // describe writes the lines every connect, reconnect and status share.
-func (f *front) describe(b *strings.Builder, info actors.Info) {
+func (f *front) describe(ctx context.Context, b *strings.Builder, info actors.Info) {
 	fmt.Fprintf(b, "Command: %s\n", info.Target)
 	if info.Transport != "stdio" {
 		fmt.Fprintf(b, "Transport: %s. run-mcp did not start this server, so there is no stderr, no exit code and no stdout-noise check, and reconnect_to_mcp re-opens the session rather than restarting the server.\n", info.Transport)
@@ -126,7 +126,7 @@ func (f *front) describe(b *strings.Builder, info actors.Info) {
 		fmt.Fprintf(b, "Tools available: %d\n", len(rawOf(l, "tools")))
 		fmt.Fprintf(b, "Offers: %s\n", snapshot.Summary(l))
 	}
-	b.WriteString(f.inputLine(len(info.Roots)) + "\n")
+	b.WriteString(f.inputLine(ctx, len(info.Roots)) + "\n")
 	if l := info.Listen; l != nil {
 		b.WriteString(listChangedLine(*l) + "\n")
 	}
@@ -182,8 +182,8 @@ func streamLines(streams []actors.Stream) []string {
 }
 
 // inputLine says what a target's requests to the client will reach.
-func (f *front) inputLine(roots int) string {
-	c := f.host.Caps()
+func (f *front) inputLine(ctx context.Context, roots int) string {
+	c := f.hostCaps(ctx)
 	return fmt.Sprintf("Client input forwarded to your host: elicitation forms %s, URL mode %s, sampling %s; roots answered by run-mcp (%d configured)",
 		yesNo(c.ElicitForm), yesNo(c.ElicitURL), yesNo(c.Sampling), roots)
 }
@@ -293,7 +293,7 @@ func (f *front) reconnect(ctx context.Context, a map[string]any) (*mcp.CallToolR
 	} else {
 		b.WriteString("Changes since last connection: no earlier listing to compare with\n")
 	}
-	f.describe(&b, r.Info)
+	f.describe(ctx, &b, r.Info)
 	f.includeBlocks(&b, r.Info.Listing, getStrs(a, "include"), getBool(a, "summary"))
 	return textResult(strings.TrimRight(b.String(), "\n")), nil
 }
@@ -332,7 +332,7 @@ func (f *front) status(ctx context.Context, a map[string]any) (*mcp.CallToolResu
 		conns = f.reg.Conns()
 	}
 	if len(conns) == 0 {
-		return textResult("No target server connected. Call connect_to_mcp to start your server.\n" + f.inputLine(0)), nil
+		return textResult("No target server connected. Call connect_to_mcp to start your server.\n" + f.inputLine(ctx, 0)), nil
 	}
 	var parts []string
 	for _, c := range conns {
@@ -340,7 +340,7 @@ func (f *front) status(ctx context.Context, a map[string]any) (*mcp.CallToolResu
 		if err != nil {
 			return nil, err
 		}
-		text := f.statusText(st)
+		text := f.statusText(ctx, st)
 		if streams, err := c.Streams(ctx); err == nil && len(streams) > 0 && st.Phase == actors.PhaseLive {
 			text += fmt.Sprintf("\nListen streams open: %d\n", len(streams)) + strings.Join(streamLines(streams), "\n")
 		}
@@ -356,7 +356,7 @@ func (f *front) status(ctx context.Context, a map[string]any) (*mcp.CallToolResu
 	return textResult(head + strings.Join(parts, "\n\n")), nil
 }
 
-func (f *front) statusText(st actors.Status) string {
+func (f *front) statusText(ctx context.Context, st actors.Status) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Connection %s: %s", st.Name, st.Phase)
 	if st.Why != "" && st.Phase != actors.PhaseLive {
@@ -372,9 +372,9 @@ func (f *front) statusText(st actors.Status) string {
 			}
 			b.WriteString("\n")
 		}
-		f.describe(&b, *st.Info)
+		f.describe(ctx, &b, *st.Info)
 	} else {
-		fmt.Fprintf(&b, "Command: %s\n%s\n", st.Config.Target(), f.inputLine(len(st.Config.Roots)))
+		fmt.Fprintf(&b, "Command: %s\n%s\n", st.Config.Target(), f.inputLine(ctx, len(st.Config.Roots)))
 	}
 	if st.Exit != "" {
 		fmt.Fprintf(&b, "Exit: %s\n", st.Exit)

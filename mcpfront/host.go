@@ -2,33 +2,46 @@ package mcpfront
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/run-mcp/run-mcp/actors"
 )
 
-// hostBridge is the engine's view of the agent's MCP client: what it
-// declared, and the relays of a target's requests to it.
-type hostBridge struct {
-	srv *server.MCPServer
+// hostSession is what run-mcp knows of the one host it runs under (its era,
+// what it declared, the log level it asked for) and the requests run-mcp
+// sends it (a relayed form, a sampling request), matched to their answers by
+// id.
+//
+// A 2025-era host opens with initialize and declares its capabilities and
+// log level once. A 2026-07-28 host sends no handshake: each request carries
+// its revision, capabilities and log level in _meta, and the host can be
+// sent no request at all (a question goes back as the input_required result
+// of the call it belongs to, park.go), and no notification outside a
+// request: log messages ride the requests that asked for them.
+type hostSession struct {
 	out *lockedWriter
 
-	mu      sync.Mutex
-	session server.ClientSession
-	caps    mcp.ClientCapabilities
-	inited  bool
-	// modern says the host speaks 2026-07-28: it declares its capabilities
-	// on every request, and is asked for input through input_required.
-	modern bool
-	parks  parks
+	mu          sync.Mutex
+	initialized bool // a 2025-era host sent initialize
+	modern      bool // the host spoke 2026-07-28
+	caps        mcp.ClientCapabilities
+	level       mcp.LoggingLevel // logging/setLevel ("": never set)
+	// riders are the 2026-07-28 requests in flight that asked for log
+	// messages, by key, with the level each asked for.
+	riders  map[string]mcp.LoggingLevel
+	seq     int
+	pending map[string]chan json.RawMessage
+	closed  bool
+	gone    error
 
-	// Forwarding budget: a chatty target must not flood the agent's
+	// The forwarding budget: a chatty target must not flood the agent's
 	// context, so at most relayLines notifications per connection go out
 	// per relay window; the rest are counted and summarised with a pointer.
 	fwdMu   sync.Mutex
@@ -37,46 +50,77 @@ type hostBridge struct {
 	dropped map[string]int
 }
 
-var _ actors.Host = (*hostBridge)(nil)
-
-func (h *hostBridge) setSession(s server.ClientSession) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.session == nil {
-		h.session = s
-	}
+func newHostSession(out *lockedWriter) *hostSession {
+	return &hostSession{out: out, riders: map[string]mcp.LoggingLevel{}, pending: map[string]chan json.RawMessage{}}
 }
 
-func (h *hostBridge) setCaps(c mcp.ClientCapabilities) {
+// initialize records a 2025-era host's handshake.
+func (h *hostSession) initialize(caps mcp.ClientCapabilities) {
 	h.mu.Lock()
-	h.caps, h.inited = c, true
+	h.initialized, h.caps = true, caps
 	h.mu.Unlock()
 }
 
-// markModern records that the host sent a 2026-07-28 request.
-func (h *hostBridge) markModern() {
+// sawModern records that the host speaks 2026-07-28.
+func (h *hostSession) sawModern() {
 	h.mu.Lock()
 	h.modern = true
 	h.mu.Unlock()
 }
 
-func (h *hostBridge) isModern() bool {
+func (h *hostSession) isModern() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.modern
 }
 
-// Caps says what the host declared: at initialize, or for a 2026-07-28 host
-// on its latest request (mcp-go records each request's _meta capabilities
-// on the session). A call's own relays use the capabilities of that call.
-func (h *hostBridge) Caps() actors.HostCaps {
+// setLevel is logging/setLevel: the relays send what is at least as severe.
+func (h *hostSession) setLevel(l mcp.LoggingLevel) {
 	h.mu.Lock()
-	caps, modern, s := h.caps, h.modern, h.session
+	h.level = l
 	h.mu.Unlock()
-	if ws, ok := s.(server.SessionWithClientInfo); ok && modern {
-		caps = ws.GetClientCapabilities()
+}
+
+// ride records a 2026-07-28 request in flight that asked for log messages
+// at level (nothing when it asked for none); unride when it is answered.
+func (h *hostSession) ride(key string, level mcp.LoggingLevel) {
+	if level == "" {
+		return
 	}
-	return capsOf(caps)
+	h.mu.Lock()
+	h.riders[key] = level
+	h.mu.Unlock()
+}
+
+func (h *hostSession) unride(key string) {
+	h.mu.Lock()
+	delete(h.riders, key)
+	h.mu.Unlock()
+}
+
+// allows says a log message at level may be sent now: to a 2025-era host
+// once it initialized, at or above the level it set (everything until it
+// sets one); to a 2026-07-28 host only while a request that asked for log
+// messages at or below level is in flight.
+func (h *hostSession) allows(level mcp.LoggingLevel) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.modern {
+		for _, min := range h.riders {
+			if level.ShouldSendTo(min) {
+				return true
+			}
+		}
+		return false
+	}
+	return h.initialized && (h.level == "" || level.ShouldSendTo(h.level))
+}
+
+// legacyCaps is what a 2025-era host declared at initialize.
+func (h *hostSession) legacyCaps() mcp.ClientCapabilities {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.caps
 }
 
 func capsOf(cc mcp.ClientCapabilities) actors.HostCaps {
@@ -89,90 +133,101 @@ func capsOf(cc mcp.ClientCapabilities) actors.HostCaps {
 	return c
 }
 
-func (h *hostBridge) hostCtx(ctx context.Context) (context.Context, error) {
+// request sends one request to a 2025-era host and waits for its answer,
+// or for ctx: then the host is told (notifications/cancelled) so a form it
+// shows can close, and an answer that still comes is dropped.
+func (h *hostSession) request(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 	h.mu.Lock()
-	s := h.session
+	if h.closed {
+		h.mu.Unlock()
+		return nil, h.gone
+	}
+	h.seq++
+	id := "run-mcp-host-" + strconv.Itoa(h.seq)
+	key := strconv.Quote(id)
+	ch := make(chan json.RawMessage, 1)
+	h.pending[key] = ch
 	h.mu.Unlock()
-	if s == nil {
-		return nil, errors.New("the host has not initialized yet")
-	}
-	return h.srv.WithContext(ctx, s), nil
-}
-
-// Elicit relays a form or URL request to the host when it declared that
-// mode, and declines deterministically when it did not. A 2026-07-28 host
-// gets it as the input_required of the call it belongs to; with no call of
-// its to carry the question, it is declined.
-func (h *hostBridge) Elicit(ctx context.Context, conn string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
-	if pc := h.parks.find(ctx, conn); pc != nil {
-		return pc.elicit(ctx, req)
-	}
-	if h.isModern() {
-		return actors.Headless{}.Elicit(ctx, "", req)
-	}
-	caps := h.Caps()
-	wantURL := req.Params.Mode == mcp.ElicitationModeURL
-	if (wantURL && !caps.ElicitURL) || (!wantURL && !caps.ElicitForm) {
-		return actors.Headless{}.Elicit(ctx, "", req)
-	}
-	hctx, err := h.hostCtx(ctx)
+	defer func() {
+		h.mu.Lock()
+		delete(h.pending, key)
+		h.mu.Unlock()
+	}()
+	err := h.out.send(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      string          `json:"id"`
+		Method  string          `json:"method"`
+		Params  json.RawMessage `json:"params,omitempty"`
+	}{mcp.JSONRPC_VERSION, id, method, params})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("send %s to the host: %w", method, err)
 	}
-	return h.srv.RequestElicitation(hctx, req)
-}
-
-// Sample relays a sampling request when the host declared sampling, to a
-// 2026-07-28 host as the input_required of the call it belongs to.
-func (h *hostBridge) Sample(ctx context.Context, conn string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	if pc := h.parks.find(ctx, conn); pc != nil {
-		return pc.sample(ctx, req)
-	}
-	if h.isModern() {
-		return nil, errors.New("the host speaks 2026-07-28, which cannot be sent requests, and no call of it was waiting to carry the question")
-	}
-	if !h.Caps().Sampling {
-		return nil, errors.New("the host run-mcp runs under did not declare sampling, so there is no model to ask")
-	}
-	hctx, err := h.hostCtx(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return h.srv.RequestSampling(hctx, req)
-}
-
-// Notify forwards a target's notification to the host as a logging message
-// tagged with the connection. Progress is attributed to calls instead.
-func (h *hostBridge) Notify(conn string, n mcp.JSONRPCNotification) {
-	if n.Method == string(mcp.MethodNotificationProgress) || !h.budget(conn) {
-		return
-	}
-	meta := map[string]any{"run-mcp/connection": conn}
-	params := map[string]any{"level": "info", "logger": "run-mcp/" + conn, "_meta": meta}
-	if n.Method == string(mcp.MethodNotificationMessage) {
-		f := n.Params.AdditionalFields
-		if lvl, ok := f["level"].(string); ok {
-			params["level"] = lvl
+	select {
+	case <-ctx.Done():
+		reason := "run-mcp no longer needs the answer"
+		if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+			reason += ": " + cause.Error()
 		}
-		if lg, ok := f["logger"].(string); ok && lg != "" {
-			params["logger"] = "run-mcp/" + conn + "/" + lg
+		_ = h.out.notify(string(mcp.MethodNotificationCancelled), map[string]any{"requestId": id, "reason": reason})
+		return nil, context.Cause(ctx)
+	case msg, ok := <-ch:
+		if !ok {
+			return nil, h.gone
 		}
-		params["data"] = f["data"]
-	} else {
-		params["data"] = map[string]any{"method": n.Method, "params": n.Params.AdditionalFields}
+		return decodeAnswer(method, msg)
 	}
-	_ = h.out.notify(string(mcp.MethodNotificationMessage), params)
 }
 
-// ready says the host has initialized, so notifications may be sent.
-func (h *hostBridge) ready() bool {
+func decodeAnswer(method string, msg []byte) (json.RawMessage, error) {
+	var resp struct {
+		Result json.RawMessage `json:"result"`
+		Error  *rpcErr         `json:"error"`
+	}
+	if err := json.Unmarshal(msg, &resp); err != nil {
+		return nil, fmt.Errorf("the host's answer to %s is not JSON-RPC: %w", method, err)
+	}
+	if resp.Error != nil {
+		return nil, fmt.Errorf("the host answered %s with error %d: %s", method, resp.Error.Code, resp.Error.Message)
+	}
+	if len(resp.Result) == 0 {
+		return nil, fmt.Errorf("the host's answer to %s has no result", method)
+	}
+	return resp.Result, nil
+}
+
+// deliver hands the host's answer to the request waiting for it; false
+// when no request of run-mcp's has that id.
+func (h *hostSession) deliver(key string, msg []byte) bool {
+	h.mu.Lock()
+	ch := h.pending[key]
+	delete(h.pending, key)
+	h.mu.Unlock()
+	if ch != nil {
+		ch <- msg
+	}
+	return ch != nil
+}
+
+// waiting says a request of run-mcp's to the host has this id.
+func (h *hostSession) waiting(key string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.session != nil && h.inited
+	return h.pending[key] != nil
+}
+
+// close releases every request still waiting when the host goes away.
+func (h *hostSession) close(err error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.closed, h.gone = true, err
+	for key, ch := range h.pending {
+		close(ch)
+		delete(h.pending, key)
+	}
 }
 
 // budget spends one forward of conn's budget in the current window.
-func (h *hostBridge) budget(conn string) bool {
+func (h *hostSession) budget(conn string) bool {
 	h.fwdMu.Lock()
 	defer h.fwdMu.Unlock()
 	now := time.Now()
@@ -192,7 +247,7 @@ func (h *hostBridge) budget(conn string) bool {
 
 // flushDropped tells the host how many notifications were held back since
 // the last flush, and where to read them.
-func (h *hostBridge) flushDropped() {
+func (h *hostSession) flushDropped() {
 	h.fwdMu.Lock()
 	dropped := h.dropped
 	h.dropped = nil

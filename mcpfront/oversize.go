@@ -177,27 +177,6 @@ func (s *idScan) end() {
 	}
 }
 
-// answerOversized tells whoever is waiting that a message of size bytes was
-// over the cap and discarded: the host, with a JSON-RPC error for the id of
-// its request, or our own request to the host, when this was its answer.
-func (h *hostIO) answerOversized(s *idScan, size int64) {
-	s.end()
-	why := fmt.Sprintf("the message is %s bytes, over run-mcp's limit of %d MB (%s bytes) for one message; it was discarded unread",
-		commas(size), maxHostMessage>>20, commas(maxHostMessage))
-	if s.id == nil {
-		h.logf("%s, and no top-level id was found in it, so no answer can be sent", why)
-		return
-	}
-	h.logf("%s; answering id %s with an error", why, s.id)
-	errObj := map[string]any{"code": -32600, "message": "Invalid Request: " + why + ". Send less in one message (a large argument can be a file path instead)."}
-	if !s.hasMethod && h.session.waiting(string(s.id)) {
-		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": s.id, "error": errObj})
-		h.session.deliver(string(s.id), b)
-		return
-	}
-	h.write(map[string]any{"jsonrpc": "2.0", "id": s.id, "error": errObj})
-}
-
 // commas writes n with thousands separators.
 func commas(n int64) string {
 	s := fmt.Sprint(n)

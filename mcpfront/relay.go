@@ -2,9 +2,12 @@ package mcpfront
 
 import (
 	"context"
+
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/run-mcp/run-mcp/wire"
 )
@@ -34,7 +37,7 @@ func (f *front) relayStderr(ctx context.Context) {
 			return
 		case <-tick.C:
 		}
-		if !f.host.ready() {
+		if !f.host.allows(mcp.LoggingLevelInfo) {
 			continue
 		}
 		f.host.flushDropped()

@@ -71,17 +71,17 @@ func TestEnvMapRefusesBadKeysAndNeverQuotesValues(t *testing.T) {
 	}
 }
 
-func TestHostCallKeepsLiterals(t *testing.T) {
-	hc, ok := readHostCall([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x",` +
-		`"arguments":{"arguments":{"n":12345678901234567890}},"_meta":{"progressToken":98765432109876543210}}}`))
-	if !ok {
-		t.Fatal("not read")
+func TestHostArgumentsKeepTheirLiterals(t *testing.T) {
+	raw := json.RawMessage(`{"type":"tool","arguments":{"n":12345678901234567890}}`)
+	args, err := decodeArgs(raw)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got, _ := json.Marshal(hc.args); string(got) != `{"arguments":{"n":12345678901234567890}}` {
+	if got, _ := json.Marshal(args); string(got) != `{"arguments":{"n":12345678901234567890},"type":"tool"}` {
 		t.Errorf("arguments re-encode as %s", got)
 	}
-	if string(hc.token) != "98765432109876543210" {
-		t.Errorf("progress token %s", hc.token)
+	if got := rawArgsOf(raw); string(got) != `{"n":12345678901234567890}` {
+		t.Errorf("the tool's arguments reach the target as %s", got)
 	}
 	if getInt(map[string]any{"n": json.Number("42")}, "n", 0) != 42 {
 		t.Error("getInt does not read a literal")

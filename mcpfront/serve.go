@@ -1,21 +1,20 @@
 package mcpfront
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/internal/intercept"
-	"github.com/run-mcp/run-mcp/internal/spinread"
 	"github.com/run-mcp/run-mcp/wire"
 )
 
@@ -33,10 +32,6 @@ type Options struct {
 	MaxConnections int
 	IdleTimeout    time.Duration
 	Version        string
-	// CPUs is how many CPUs the Go runtime had to run on before the agent
-	// server held it to one P (see cli's agent command); readers try a pipe
-	// on which a message is due only with two or more (spinread). 0: none.
-	CPUs int
 }
 
 // DefaultTimeout is the default server-time budget of a call.
@@ -46,18 +41,29 @@ const DefaultTimeout = actors.DefaultCallTimeout
 var agentWords = actors.Words{RequestTimeout: "request_timeout_ms of connect_to_mcp, reconnect_to_mcp or validate_mcp_server",
 	CallTimeout: "timeout_ms", Stderr: "get_mcp_server_stderr shows all of it"}
 
+// front is the agent server: the host's session, the engine, and what is in
+// flight between them.
 type front struct {
 	opts  Options
 	era   wire.Era
 	reg   *actors.Registry
 	ic    *intercept.Interceptor
-	host  *hostBridge
+	host  *hostSession
 	out   *lockedWriter
 	errw  io.Writer
 	logMu sync.Mutex
-	// spin is the process's one budget for trying a pipe on which a message
-	// is due (spinread): stdin's reader and the targets' share it.
-	spin *spinread.Budget
+
+	defs      []toolDef
+	toolsList json.RawMessage
+
+	mu       sync.Mutex
+	inflight map[string]*request
+	parks    parks
+	// events carries the progress and the end of every call_mcp_primitive
+	// in flight from the engine to consume.
+	events   chan actors.CallEvent
+	consumed chan struct{}
+	handlers sync.WaitGroup
 }
 
 // Serve runs the agent server on in/out until the host closes in, ctx ends
@@ -70,12 +76,6 @@ func Serve(ctx context.Context, opts Options, in io.Reader, out, errw io.Writer)
 	if n, err := intercept.Prune(f.ic.OutDir(), intercept.PruneAge, time.Now()); err == nil && n > 0 {
 		f.logf("pruned %d saved file(s) older than 7 days from %s", n, f.ic.OutDir())
 	}
-	srv := server.NewMCPServer("run-mcp", opts.Version, server.WithToolCapabilities(false), server.WithLogging(),
-		server.WithInstructions(instructions), server.WithHooks(f.hooks()))
-	f.host.srv = srv
-	if err := f.register(srv); err != nil {
-		return err
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	relayDone := make(chan struct{})
@@ -83,19 +83,24 @@ func Serve(ctx context.Context, opts Options, in io.Reader, out, errw io.Writer)
 		defer close(relayDone)
 		f.relayStderr(ctx)
 	}()
-	session := newHostSession(f.out)
-	f.host.setSession(session)
-	hio := &hostIO{srv: srv, out: f.out, session: session, logf: f.logf, tools: f.toolNames(), expect: f.expect, fast: f.fastHandler(), express: f.express}
-	if file, ok := in.(*os.File); ok {
-		hio.stdin = spinread.New(file, f.spin)
-		in = hio.stdin
+	go f.consume()
+	// The read blocks on stdin, which a signal cannot interrupt; on a signal
+	// Serve returns and leaves the reader to end with the process.
+	read := make(chan error, 1)
+	go func() { read <- f.readLoop(ctx, in) }()
+	select {
+	case err = <-read:
+	case <-ctx.Done():
 	}
-	err = hio.serve(ctx, in)
 	cancel()
 	<-relayDone
-	f.host.parks.closeAll(errors.New("the host closed the connection"))
+	gone := errors.New("the host closed the connection")
+	f.host.close(gone)
+	f.cancelAll()
 	f.reg.Close()
-	f.host.parks.wait()
+	f.handlers.Wait()
+	close(f.events)
+	<-f.consumed
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("serve stdio: %w", err)
 	}
@@ -117,40 +122,17 @@ func newFront(opts Options, out, errw io.Writer) (*front, error) {
 	if err != nil {
 		return nil, fmt.Errorf("output directory: %w", err)
 	}
-	f := &front{opts: opts, era: era, ic: ic, out: &lockedWriter{w: out}, errw: errw, spin: spinread.NewBudget(opts.CPUs)}
-	f.host = &hostBridge{out: f.out}
-	logger := slog.New(slog.NewTextHandler(&prefixWriter{f: f}, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	f.reg = actors.NewRegistry(actors.Options{MaxConnections: opts.MaxConnections, IdleTimeout: opts.IdleTimeout, Host: f.host, Logger: logger,
-		ClientInfo: mcp.Implementation{Name: "run-mcp", Version: opts.Version}, RequestTimeout: opts.RequestTimeout, Words: agentWords, Spin: f.spin})
-	return f, nil
-}
-
-// expect announces the connects and reconnects read from the host, so the
-// requests read after them wait for them (Registry.Expect).
-func (f *front) expect(tool, conn string) (done func()) {
-	switch tool {
-	case "connect_to_mcp":
-		return f.reg.Expect(conn)
-	case "reconnect_to_mcp":
-		return f.reg.ExpectReconnect(conn)
+	f := &front{opts: opts, era: era, ic: ic, out: &lockedWriter{w: out}, errw: errw, inflight: map[string]*request{},
+		events: make(chan actors.CallEvent, 1024), consumed: make(chan struct{})}
+	f.host = newHostSession(f.out)
+	f.defs = f.toolDefs()
+	if f.toolsList, err = f.listTools(); err != nil {
+		return nil, fmt.Errorf("encode the tool list: %w", err)
 	}
-	return func() {}
-}
-
-func (f *front) hooks() *server.Hooks {
-	h := &server.Hooks{}
-	h.AddBeforeAny(func(ctx context.Context, _ any, _ mcp.MCPMethod, _ any) {
-		if server.IsModernRequest(ctx) {
-			f.host.markModern()
-		}
-	})
-	h.AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, _ *mcp.InitializeResult) {
-		f.host.setCaps(req.Params.Capabilities)
-		if s := server.ClientSessionFromContext(ctx); s != nil {
-			f.host.setSession(s)
-		}
-	})
-	return h
+	logger := slog.New(slog.NewTextHandler(&prefixWriter{f: f}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	f.reg = actors.NewRegistry(actors.Options{MaxConnections: opts.MaxConnections, IdleTimeout: opts.IdleTimeout, Host: f, Logger: logger,
+		ClientInfo: mcp.Implementation{Name: "run-mcp", Version: opts.Version}, RequestTimeout: opts.RequestTimeout, Words: agentWords})
+	return f, nil
 }
 
 // logf writes an operator line to stderr, prefixed so it is never mistaken
@@ -173,6 +155,43 @@ func trimNL(s string) string {
 		s = s[:len(s)-1]
 	}
 	return s
+}
+
+// requestKey carries the host request a handler serves, so it can say what
+// this host declared (a 2026-07-28 host declares on every request).
+type requestKey struct{}
+
+func withRequest(ctx context.Context, r *request) context.Context {
+	return context.WithValue(ctx, requestKey{}, r)
+}
+
+// hostCaps is what the host declared, as the request under ctx says.
+func (f *front) hostCaps(ctx context.Context) actors.HostCaps {
+	if r, ok := ctx.Value(requestKey{}).(*request); ok && r.modern {
+		return capsOf(r.caps)
+	}
+	return f.Caps()
+}
+
+// withResultType inserts "resultType" as the first member of a result
+// object that has none, without re-encoding anything else.
+func withResultType(raw json.RawMessage, resultType string) json.RawMessage {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(raw, &members) != nil {
+		return raw
+	}
+	if _, ok := members["resultType"]; ok {
+		return raw
+	}
+	trimmed := bytes.TrimLeft(raw, " \t\r\n")
+	value, _ := json.Marshal(resultType)
+	out := make([]byte, 0, len(raw)+len(value)+16)
+	out = append(out, `{"resultType":`...)
+	out = append(out, value...)
+	if len(members) > 0 {
+		out = append(out, ',')
+	}
+	return append(out, trimmed[1:]...)
 }
 
 const instructions = `run-mcp runs the MCP server you are building and shows you the process: connect_to_mcp to spawn it, call_mcp_primitive to call it, reconnect_to_mcp after every edit to see what changed, get_mcp_server_stderr and mcp_server_status to see why it broke.`

@@ -108,7 +108,7 @@ func (f *front) task(ctx context.Context, a map[string]any) (*mcp.CallToolResult
 		return textResult(taskStatusText(info)), nil
 	case "result":
 		timeout := time.Duration(getInt(a, "timeout_ms", int(f.opts.Timeout.Milliseconds()))) * time.Millisecond
-		out, err := c.TaskResult(ctx, id, timeout, f.progressRelay(ctx))
+		out, err := c.TaskResult(ctx, id, timeout, nil)
 		if err != nil {
 			return nil, taskHint(err, c.Name())
 		}

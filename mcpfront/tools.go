@@ -1,21 +1,19 @@
 package mcpfront
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
 	"slices"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/internal/didyoumean"
 )
-
-// progressTokenKey carries the host's progress token of a call to its
-// handler, so the target's progress can be relayed to the host as it happens.
-type progressTokenKey struct{}
 
 type handler func(ctx context.Context, args map[string]any) (*mcp.CallToolResult, error)
 
@@ -73,7 +71,7 @@ func (f *front) toolDefs() []toolDef {
 				"max_text_length":  integer("Truncate text over this many characters (-1: never); the rest is saved for read_result."),
 				"task":             taskSchema(),
 				"connection":       connectionArg(),
-			}), f.call},
+			}), nil},
 		{"mcp_task", "Follow a task a server created for call_mcp_primitive with task (2025-11-25): its status (tasks/get), its result (tasks/result, waits for it within timeout_ms), or cancel it (tasks/cancel). mcp_server_status lists the open ones.",
 			object([]string{"task_id"}, schema{"task_id": str("The task id (from the call's reply)."), "action": enum("What to do (default status).", "status", "result", "cancel"),
 				"timeout_ms": count("With action=result: server-time budget of the wait (default from --timeout)."), "max_text_length": integer("With action=result: truncate text over this many characters (-1: never)."),
@@ -117,52 +115,163 @@ func (f *front) toolNames() []string {
 	return names
 }
 
-func (f *front) register(s *server.MCPServer) error {
-	for _, d := range f.toolDefs() {
-		raw, err := json.Marshal(d.schema)
-		if err != nil {
-			return fmt.Errorf("encode the schema of %s: %w", d.name, err)
-		}
-		s.AddTool(mcp.NewToolWithRawSchema(d.name, d.desc, raw), f.wrap(d))
+// listTools encodes the tools/list result once: the host sees each tool's
+// closed schema, the same one that checks its arguments.
+func (f *front) listTools() (json.RawMessage, error) {
+	defs := f.toolDefs()
+	tools := make([]map[string]any, 0, len(defs))
+	for _, d := range defs {
+		tools = append(tools, map[string]any{"name": d.name, "description": d.desc, "inputSchema": d.schema})
 	}
-	return nil
+	return json.Marshal(map[string]any{"tools": tools})
 }
 
-// wrap checks the arguments, refuses a call the host cancelled before its
-// turn, and turns errors and panics into error results.
-func (f *front) wrap(d toolDef) server.ToolHandlerFunc {
-	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		if ctx.Err() != nil {
-			return errResult(&actors.CodedError{Code: actors.CodeCancelled, Msg: "the call was cancelled before it ran; nothing was done"}), nil
-		}
-		args := req.GetArguments()
-		hc, read := hostCallFrom(ctx)
-		if read {
-			args = hc.args // numbers as the host wrote them
-		}
-		if args == nil {
-			args = map[string]any{}
-		}
-		if err := checkArgs(d.name, d.schema, args); err != nil {
-			return errResult(err), nil
-		}
-		defer func() {
-			if r := recover(); r != nil {
-				f.logf("internal error in %s: %v\n%s", d.name, r, debug.Stack())
-				res, err = errResult(fmt.Errorf("run-mcp hit an internal error in %s (%v); the connection is kept. Please report it", d.name, r)), nil
-			}
-		}()
-		if hc.token != nil {
-			ctx = context.WithValue(ctx, progressTokenKey{}, hc.token)
-		} else if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
-			ctx = context.WithValue(ctx, progressTokenKey{}, req.Params.Meta.ProgressToken)
-		}
-		res, err = d.run(ctx, args)
-		if err != nil {
-			return errResult(f.notConnected(d.name, err)), nil
-		}
-		return res, nil
+// toolCall serves tools/call: the tool is found and its arguments checked
+// against its closed schema on the reader's goroutine; call_mcp_primitive
+// then goes to its connection without a goroutine of its own (calls.go),
+// and every other tool runs on a goroutine (they connect, stop, read files).
+func (f *front) toolCall(ctx context.Context, r *request) {
+	var p struct {
+		Name           string                     `json:"name"`
+		Arguments      json.RawMessage            `json:"arguments"`
+		RequestState   *string                    `json:"requestState"`
+		InputResponses map[string]json.RawMessage `json:"inputResponses"`
 	}
+	if err := json.Unmarshal(r.params, &p); err != nil {
+		f.replyError(r, mcp.INVALID_PARAMS, "Invalid params: tools/call needs params {name, arguments}: "+err.Error())
+		return
+	}
+	d, ok := f.tool(p.Name)
+	if !ok {
+		f.replyError(r, mcp.INVALID_PARAMS, f.unknownTool(p.Name))
+		return
+	}
+	args, err := decodeArgs(p.Arguments)
+	if err == nil {
+		err = checkArgs(d.name, d.schema, args)
+	}
+	f.track(r)
+	if err != nil {
+		f.replyTool(r, errResult(err))
+		return
+	}
+	if p.RequestState != nil {
+		f.resume(r, d.name, args, *p.RequestState, p.InputResponses)
+		return
+	}
+	if d.name == "call_mcp_primitive" {
+		f.startPrimitive(ctx, r, args, rawArgsOf(p.Arguments))
+		return
+	}
+	f.runHandler(ctx, r, d, args)
+}
+
+// tool finds one of run-mcp's tools by name.
+func (f *front) tool(name string) (toolDef, bool) {
+	for _, d := range f.defs {
+		if d.name == name {
+			return d, true
+		}
+	}
+	return toolDef{}, false
+}
+
+// unknownTool is the answer to a call of a tool run-mcp does not have:
+// UNKNOWN_TOOL, a "did you mean" and the list of names.
+func (f *front) unknownTool(name string) string {
+	names := f.toolNames()
+	text := fmt.Sprintf("UNKNOWN_TOOL: run-mcp has no tool %q.", name)
+	if s := didyoumean.Closest(name, names); s != "" {
+		text += fmt.Sprintf(" Did you mean %q?", s)
+	}
+	return text + " Its tools: " + strings.Join(names, ", ")
+}
+
+// decodeArgs reads a call's arguments with their numbers as the host wrote
+// them (json.Number), for the schema check and the handlers.
+func decodeArgs(raw json.RawMessage) (map[string]any, error) {
+	args := map[string]any{}
+	if len(raw) == 0 || string(raw) == "null" {
+		return args, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&args); err != nil {
+		return nil, &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: "arguments must be a JSON object: " + err.Error()}
+	}
+	return args, nil
+}
+
+// rawArgsOf keeps the tool's own arguments (call_mcp_primitive's
+// arguments or args) exactly as the host wrote them, for the target.
+func rawArgsOf(raw json.RawMessage) json.RawMessage {
+	var a struct {
+		Arguments json.RawMessage `json:"arguments"`
+		Args      json.RawMessage `json:"args"`
+	}
+	_ = json.Unmarshal(raw, &a)
+	if len(a.Arguments) > 0 && string(a.Arguments) != "null" {
+		return a.Arguments
+	}
+	if string(a.Args) == "null" {
+		return nil
+	}
+	return a.Args
+}
+
+// runHandler runs a tool other than call_mcp_primitive on a goroutine of
+// its own and answers with what it returns. A connect or reconnect is
+// announced first, in reading order, so a call read after it waits for it.
+func (f *front) runHandler(ctx context.Context, r *request, d toolDef, args map[string]any) {
+	done := f.expect(d.name, args)
+	hctx, cancel := context.WithCancel(ctx)
+	r.mu.Lock()
+	r.cancel = cancel
+	r.mu.Unlock()
+	hctx = withRequest(hctx, r)
+	f.handlers.Add(1)
+	go func() {
+		defer f.handlers.Done()
+		defer cancel()
+		defer done()
+		f.replyTool(r, f.runTool(hctx, d, args))
+	}()
+}
+
+// runTool runs a handler: an error is an error result, a panic is
+// recovered and reported.
+func (f *front) runTool(ctx context.Context, d toolDef, args map[string]any) (res *mcp.CallToolResult) {
+	if ctx.Err() != nil {
+		return errResult(&actors.CodedError{Code: actors.CodeCancelled, Msg: "the call was cancelled before it ran; nothing was done"})
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			f.logf("internal error in %s: %v\n%s", d.name, p, debug.Stack())
+			res = errResult(fmt.Errorf("run-mcp hit an internal error in %s (%v); the connection is kept. Please report it", d.name, p))
+		}
+	}()
+	res, err := d.run(ctx, args)
+	if err != nil {
+		return errResult(f.notConnected(d.name, err))
+	}
+	return res
+}
+
+// expect announces a connect_to_mcp or reconnect_to_mcp of the connection
+// its arguments name, until done is called.
+func (f *front) expect(tool string, args map[string]any) (done func()) {
+	switch tool {
+	case "connect_to_mcp":
+		return f.reg.Expect(getStr(args, "name"))
+	case "reconnect_to_mcp":
+		return f.reg.ExpectReconnect(getStr(args, "connection"))
+	}
+	return func() {}
+}
+
+// replyTool answers r with a tool result.
+func (f *front) replyTool(r *request, res *mcp.CallToolResult) {
+	f.replyJSON(r, res)
 }
 
 // notConnected puts 3.0's words after the code of a NO_CONNECTION error

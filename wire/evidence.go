@@ -1,9 +1,6 @@
 package wire
 
-import (
-	"sync"
-	"time"
-)
+import "time"
 
 // Evidence limits: enough to diagnose, bounded against a server that prints
 // its whole log to stdout.
@@ -34,31 +31,36 @@ type TransportError struct {
 // IsEraViolation says e is a breach of the connection's era rules.
 func IsEraViolation(e TransportError) bool { return e.EraRule }
 
-// Evidence is the log of what a target did wrong on its stdout. It is
-// written by the transport's read loop and read by anyone, so it locks.
+// Evidence is the log of what a target did wrong on its stdout. It belongs
+// to the connection's actor, which files what its channel reports.
 type Evidence struct {
-	mu          sync.Mutex
 	noise       []Noise
 	noiseTotal  int
 	errors      []TransportError
 	errorsTotal int
 }
 
-func (e *Evidence) addNoise(n Noise) {
-	if len(n.Text) > maxEvidenceText {
-		n.Text = n.Text[:maxEvidenceText] + "…"
+// File records what one Inbound reported.
+func (e *Evidence) File(in Inbound) {
+	for _, n := range in.Noise {
+		e.AddNoise(n)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	for _, t := range in.Errors {
+		e.AddError(t)
+	}
+}
+
+// AddNoise records one stdout line that is not JSON-RPC.
+func (e *Evidence) AddNoise(n Noise) {
+	n.Text = clipText(n.Text)
 	e.noiseTotal++
 	if len(e.noise) < maxEvidence {
 		e.noise = append(e.noise, n)
 	}
 }
 
-func (e *Evidence) addError(t TransportError) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+// AddError records one transport error.
+func (e *Evidence) AddError(t TransportError) {
 	e.errorsTotal++
 	if len(e.errors) < maxEvidence {
 		e.errors = append(e.errors, t)
@@ -76,8 +78,6 @@ type EvidenceSnapshot struct {
 
 // Snapshot copies the log.
 func (e *Evidence) Snapshot() EvidenceSnapshot {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	return EvidenceSnapshot{
 		Noise: append([]Noise(nil), e.noise...), NoiseTotal: e.noiseTotal,
 		Errors: append([]TransportError(nil), e.errors...), ErrorsTotal: e.errorsTotal,
@@ -86,7 +86,5 @@ func (e *Evidence) Snapshot() EvidenceSnapshot {
 
 // Counts returns the totals without copying, for cheap "anything new?" checks.
 func (e *Evidence) Counts() (noise, errors int) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	return e.noiseTotal, e.errorsTotal
 }

@@ -3,7 +3,6 @@ package wire
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"strings"
@@ -55,23 +54,28 @@ type discard struct{}
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 func (discard) Close() error                { return nil }
 
-// FuzzTransportLines runs arbitrary stdout through the transport's reader
-// and classifier, with nothing spawned. Seeds:
+// FuzzTransportLines runs arbitrary stdout through the stdio channel's
+// reader and classifier, with nothing spawned. Seeds:
 // testdata/fuzz/FuzzTransportLines. It must not panic or hang; every line is
-// at most one piece of evidence, and noise is text the server wrote.
+// at most one message or piece of evidence, and noise is text the server
+// wrote.
 func FuzzTransportLines(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ev := &Evidence{}
-		tr := NewTransport(bytes.NewReader(data), discard{}, ev)
-		if err := tr.Start(context.Background()); err != nil {
-			t.Fatal(err)
+		sink := make(chan Inbound, 16)
+		NewStdio(bytes.NewReader(data), discard{}, sink)
+		var ev Evidence
+		messages := 0
+		for in := range sink {
+			ev.File(in)
+			messages += len(in.Messages)
+			if in.Closed {
+				break
+			}
 		}
-		waitClosed(t, "the read loop", tr.Done())
-		tr.Wait()
 		snap := ev.Snapshot()
 		lines := bytes.Count(data, []byte("\n")) + 1
-		if snap.NoiseTotal+snap.ErrorsTotal > lines {
-			t.Fatalf("%d noise and %d errors from %d lines", snap.NoiseTotal, snap.ErrorsTotal, lines)
+		if snap.NoiseTotal+snap.ErrorsTotal+messages > lines+1 {
+			t.Fatalf("%d noise, %d errors and %d messages from %d lines", snap.NoiseTotal, snap.ErrorsTotal, messages, lines)
 		}
 		for _, n := range snap.Noise {
 			text := strings.TrimSuffix(n.Text, "…")

@@ -61,6 +61,9 @@ type Message struct {
 	// (0 over HTTP).
 	Line int
 	Time time.Time
+	// Invalid says how a request breaks JSON-RPC (an empty method); such a
+	// request is delivered only so that its sender gets an error answer.
+	Invalid string
 }
 
 // IsRequest says the message is a request from the target.

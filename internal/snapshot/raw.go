@@ -1,10 +1,7 @@
 package snapshot
 
 import (
-	"bytes"
 	"encoding/json"
-
-	"github.com/run-mcp/run-mcp/internal/jsonscan"
 )
 
 // Raw holds every listed entry exactly as the server sent it: its bytes, its
@@ -63,29 +60,7 @@ func (e Entry) Key(kind string) string {
 
 // Items splits the raw result of one list page ({"tools":[…],
 // "nextCursor":…}) into its entries under field, each as the server sent it.
-// The page is walked in place (a cold encoding/json decode of a tool list
-// cost a one-shot list-tools about 0.2 ms); anything the walker does not
-// take whole, an error included, is read by encoding/json instead, so the
-// answer and the error are always encoding/json's.
 func Items(page json.RawMessage, field string) ([]json.RawMessage, error) {
-	if list, ok := jsonscan.Lookup(page, field); ok {
-		if string(list) == "null" {
-			return nil, nil
-		}
-		own := bytes.Clone(list) // the entries outlive the page's buffer
-		items := []json.RawMessage{}
-		if jsonscan.Array(own, func(v []byte) bool {
-			items = append(items, json.RawMessage(v))
-			return true
-		}) {
-			return items, nil
-		}
-	}
-	return decodeItems(page, field)
-}
-
-// decodeItems is Items by encoding/json.
-func decodeItems(page json.RawMessage, field string) ([]json.RawMessage, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(page, &m); err != nil {
 		return nil, err
@@ -94,7 +69,7 @@ func decodeItems(page json.RawMessage, field string) ([]json.RawMessage, error) 
 	if !ok || string(list) == "null" {
 		return nil, nil
 	}
-	var items []json.RawMessage
+	items := []json.RawMessage{}
 	if err := json.Unmarshal(list, &items); err != nil {
 		return nil, err
 	}

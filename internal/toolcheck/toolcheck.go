@@ -94,3 +94,29 @@ func Required(t mcp.Tool) []string {
 	}
 	return t.InputSchema.Required
 }
+
+// CheckRaw checks that args, a JSON object as the caller wrote it, holds
+// every argument in required; the error names the missing ones and shows
+// what was received, as it was written.
+func CheckRaw(name string, required []string, args json.RawMessage) error {
+	var got map[string]json.RawMessage
+	if len(args) > 0 && string(args) != "null" {
+		if err := json.Unmarshal(args, &got); err != nil {
+			return fmt.Errorf("the arguments of %q are not a JSON object: %w", name, err)
+		}
+	}
+	var missing []string
+	for _, r := range required {
+		if _, ok := got[r]; !ok {
+			missing = append(missing, r)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	received := map[string]any{}
+	for k, v := range got {
+		received[k] = v
+	}
+	return &MissingArgsError{Name: name, Required: required, Missing: missing, Received: received}
+}

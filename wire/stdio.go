@@ -1,0 +1,237 @@
+package wire
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+)
+
+// WriteTimeout bounds a write to a target that stopped reading its stdin:
+// the requests in that write then fail instead of waiting for ever.
+const WriteTimeout = 30 * time.Second
+
+// ClosedError is why a request can no longer be answered: the channel to the
+// target is gone. Reason is why (end of file, an oversized message, a
+// broken pipe).
+type ClosedError struct{ Reason error }
+
+func (e *ClosedError) Error() string {
+	if e.Reason == nil || errors.Is(e.Reason, io.EOF) || errors.Is(e.Reason, os.ErrClosed) {
+		return "Connection closed"
+	}
+	return "Connection closed: " + e.Reason.Error()
+}
+
+func (e *ClosedError) Unwrap() error { return e.Reason }
+
+// ErrChannelClosed is what Send answers once the channel has been closed.
+var ErrChannelClosed = &ClosedError{}
+
+// Stdio is the Channel over a target's pipes. One goroutine reads the
+// target's stdout and hands the sink each burst of lines it read together as
+// one Inbound; writes never wait on a target that stopped reading: a write
+// the pipe cannot take at once is finished by a goroutine of its own, and
+// what is sent meanwhile queues behind it, in order.
+type Stdio struct {
+	r    io.Reader      // the target's stdout; closed once read to its end
+	w    io.WriteCloser // the target's stdin
+	sink chan<- Inbound
+
+	mu       sync.Mutex // guards what follows
+	queue    []queued   // frames waiting for the drain, in order
+	draining bool
+	closed   bool
+	drained  chan struct{} // closed when the drain goroutine ends (nil: none running)
+
+	// writeTimeout is WriteTimeout (tests shorten it).
+	writeTimeout time.Duration
+	done         chan struct{}
+}
+
+// queued is a frame, or the rest of one, waiting to be written.
+type queued struct {
+	key string
+	msg []byte
+}
+
+// NewStdio starts reading r (the target's stdout) into sink and writes to w
+// (its stdin). The owner must read sink until an Inbound with Closed.
+func NewStdio(r io.Reader, w io.WriteCloser, sink chan<- Inbound) *Stdio {
+	s := &Stdio{r: r, w: w, sink: sink, done: make(chan struct{}), writeTimeout: WriteTimeout}
+	go s.readLoop()
+	return s
+}
+
+var _ Channel = (*Stdio)(nil)
+
+// Done is closed once the last Inbound has been handed over.
+func (s *Stdio) Done() <-chan struct{} { return s.done }
+
+// Forget has nothing to undo on stdio: a late answer is the owner's to drop.
+func (s *Stdio) Forget(string) {}
+
+// Close closes the target's stdin. Reading goes on until the target's stdout
+// ends, which the process's owner brings about by stopping it. A write
+// blocked on a target that stopped reading ends at once with an error.
+func (s *Stdio) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	err := s.w.Close()
+	if errors.Is(err, os.ErrClosed) {
+		return nil
+	}
+	return err
+}
+
+// Send writes o as one line. The pipe takes it at once in the common case;
+// otherwise it joins the queue that one goroutine writes, under the write
+// deadline. It fails only once the channel is closed.
+func (s *Stdio) Send(o Outbound) error {
+	msg := make([]byte, len(o.Msg)+1)
+	copy(msg, o.Msg)
+	msg[len(o.Msg)] = '\n'
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrChannelClosed
+	}
+	if s.draining {
+		s.queue = append(s.queue, queued{key: o.Key, msg: msg})
+		return nil
+	}
+	n, tried, err := tryWrite(s.w, msg)
+	switch {
+	case tried && err != nil:
+		return &ClosedError{Reason: fmt.Errorf("write to the server's stdin: %w", err)}
+	case tried && n == len(msg):
+		return nil
+	}
+	s.queue = append(s.queue, queued{key: o.Key, msg: msg[n:]})
+	s.draining = true
+	s.drained = make(chan struct{})
+	go s.drain(s.drained)
+	return nil
+}
+
+// drain writes the queue until it is empty, a batch per write, each under
+// WriteTimeout. The requests of a batch that cannot be written are reported
+// as failures; what was cut mid-line is finished before the next batch, so
+// the target never reads half a line glued to another.
+func (s *Stdio) drain(done chan struct{}) {
+	defer close(done)
+	var batch []byte
+	var keys []string
+	var rest []byte
+	for {
+		s.mu.Lock()
+		frames := s.queue
+		s.queue = nil
+		if len(frames) == 0 && len(rest) == 0 {
+			s.draining = false
+			s.mu.Unlock()
+			return
+		}
+		s.mu.Unlock()
+		batch, keys = append(batch[:0], rest...), keys[:0]
+		for _, q := range frames {
+			batch = append(batch, q.msg...)
+			if q.key != "" {
+				keys = append(keys, q.key)
+			}
+		}
+		n, err := s.writeWithDeadline(batch)
+		if err == nil {
+			rest = nil
+			continue
+		}
+		rest = append([]byte(nil), batch[n:]...)
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			s.fail(keys, &ClosedError{Reason: fmt.Errorf("write to the server's stdin: %w", err)})
+			s.mu.Lock()
+			s.queue, s.draining = nil, false
+			s.mu.Unlock()
+			return
+		}
+		s.fail(keys, fmt.Errorf("the server is not reading its stdin: a write of %d bytes did not complete within %s", len(batch), s.writeTimeout))
+	}
+}
+
+type deadliner interface{ SetWriteDeadline(time.Time) error }
+
+// writeWithDeadline writes b within WriteTimeout where the writer supports
+// deadlines, and clears the deadline after, so that it cannot fail a later
+// write on a target that reads fine.
+func (s *Stdio) writeWithDeadline(b []byte) (int, error) {
+	if d, ok := s.w.(deadliner); ok {
+		_ = d.SetWriteDeadline(time.Now().Add(s.writeTimeout))
+		defer func() { _ = d.SetWriteDeadline(time.Time{}) }()
+	}
+	return s.w.Write(b)
+}
+
+// fail reports requests that could not be written.
+func (s *Stdio) fail(keys []string, err error) {
+	if len(keys) == 0 {
+		return
+	}
+	in := Inbound{Failed: make([]Failure, len(keys))}
+	for i, k := range keys {
+		in.Failed[i] = Failure{Key: k, Err: err}
+	}
+	s.sink <- in
+}
+
+// readLoop reads the target's stdout to its end. Lines read together (the
+// reader's buffer still holds more) go to the sink as one Inbound.
+func (s *Stdio) readLoop() {
+	defer close(s.done)
+	br := bufio.NewReaderSize(s.r, 16<<10)
+	var in Inbound
+	var d decoder
+	var err error
+	for {
+		var line []byte
+		line, err = readMessage(br, MaxMessage)
+		if len(line) > 0 {
+			d.line(&in, line, time.Now())
+		}
+		if err != nil {
+			break
+		}
+		if br.Buffered() == 0 && !in.empty() {
+			s.sink <- in
+			in = Inbound{}
+		}
+	}
+	var tooLarge *TooLargeError
+	if errors.As(err, &tooLarge) {
+		d.lines++
+		in.Errors = append(in.Errors, TransportError{Time: time.Now(), Line: d.lines, Message: err.Error()})
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		err = io.EOF // the process's owner cut the pipe once its server was gone
+	}
+	if c, ok := s.r.(io.Closer); ok {
+		_ = c.Close() // the channel is the stdout's one reader
+	}
+	// A write still waiting on a target that is gone would hold the drain:
+	// closing stdin ends it, and the drain's failures come before the end.
+	_ = s.Close()
+	s.mu.Lock()
+	drained := s.drained
+	s.mu.Unlock()
+	if drained != nil {
+		<-drained
+	}
+	in.Closed, in.Err = true, err
+	s.sink <- in
+}
+
+func (in *Inbound) empty() bool {
+	return len(in.Messages) == 0 && len(in.Noise) == 0 && len(in.Errors) == 0 && len(in.Failed) == 0
+}
