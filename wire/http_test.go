@@ -518,8 +518,15 @@ func TestHTTPModernRequestHeaders(t *testing.T) {
 	o.message("2")
 	o.message("3")
 	o.ch.Listen()
-	got := srv.requests()
-	call, read := got[1], got[2]
+	var call, read seenRequest
+	for _, r := range srv.requests() {
+		switch parseRPC([]byte(r.Body)).Method {
+		case "tools/call":
+			call = r
+		case "resources/read":
+			read = r
+		}
+	}
 	if call.Header.Get("Mcp-Method") != "tools/call" || call.Header.Get("Mcp-Name") != "=?base64?w6ljaG9z?=" ||
 		call.Header.Get("Mcp-Protocol-Version") != mcp.ProtocolVersion20260728 {
 		t.Errorf("tools/call headers: %v", call.Header)
@@ -527,7 +534,7 @@ func TestHTTPModernRequestHeaders(t *testing.T) {
 	if read.Header.Get("Mcp-Method") != "resources/read" || read.Header.Get("Mcp-Name") != "file:///a" {
 		t.Errorf("resources/read headers (from the message itself): %v", read.Header)
 	}
-	for _, r := range got[1:] {
+	for _, r := range []seenRequest{call, read} {
 		if s := r.Header.Get("Mcp-Session-Id"); s != "" {
 			t.Errorf("a modern request carried session %q", s)
 		}

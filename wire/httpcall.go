@@ -164,7 +164,7 @@ func (h *HTTP) readStream(ctx context.Context, p *sseReader, at string, o Outbou
 		}
 		if p.events > before {
 			fruitless = 0
-		} else if fruitless++; fruitless > h.maxResumes {
+		} else if fruitless++; fruitless >= h.maxResumes {
 			h.fail(o.Key, fmt.Errorf("%w; it was resumed %d times in a row without a new event, and run-mcp gave up", streamEnded(at, err), h.maxResumes))
 			return
 		}

@@ -60,7 +60,7 @@ type sseReader struct {
 	afterCR  bool // the last line ended in CR: a LF next belongs to it
 
 	// The event being read.
-	fields     int // lines in it
+	counts     bool // it has data or an id: it is an event to count
 	data       blocks
 	hasData    bool
 	discarding bool  // its data is over the cap: counted, not kept
@@ -72,7 +72,7 @@ type sseReader struct {
 	lastID   string
 	retry    time.Duration
 	hasRetry bool
-	events   int
+	events   int // events with data or an id so far (comments do not count)
 }
 
 func newSSEReader(r io.Reader) *sseReader {
@@ -120,7 +120,7 @@ func (p *sseReader) parse() (sseEvent, bool, error) {
 				continue
 			}
 		}
-		i := bytes.IndexAny(b, "\r\n")
+		i := lineEnd(b)
 		if i < 0 {
 			p.pending = nil
 			return sseEvent{}, false, p.feed(b)
@@ -136,6 +136,20 @@ func (p *sseReader) parse() (sseEvent, bool, error) {
 		}
 	}
 	return sseEvent{}, false, nil
+}
+
+// lineEnd is the index of the first CR or LF in b, or -1. (Two searches
+// for one byte each are many times faster than one for either.)
+func lineEnd(b []byte) int {
+	lf := bytes.IndexByte(b, '\n')
+	head := b
+	if lf >= 0 {
+		head = b[:lf]
+	}
+	if cr := bytes.IndexByte(head, '\r'); cr >= 0 {
+		return cr
+	}
+	return lf
 }
 
 // feed takes the next part of a line.
@@ -185,7 +199,7 @@ func (p *sseReader) startField() {
 	}
 	switch string(p.name) {
 	case "data":
-		p.field = fieldData
+		p.field, p.counts = fieldData, true
 		if p.hasData {
 			_ = p.addData([]byte{'\n'})
 		}
@@ -240,7 +254,6 @@ func (p *sseReader) endLine() (sseEvent, bool, error) {
 			p.startField()
 		}
 		p.endField()
-		p.fields++
 	}
 	p.lineLen, p.name, p.nameOver, p.inValue, p.lstrip = 0, p.name[:0], false, false, false
 	p.field, p.value, p.valOver = fieldIgnored, p.value[:0], false
@@ -257,7 +270,7 @@ func (p *sseReader) endField() {
 	switch p.field {
 	case fieldID:
 		if bytes.IndexByte(p.value, 0) < 0 {
-			p.idBuffer = string(p.value)
+			p.idBuffer, p.counts = string(p.value), true
 		}
 	case fieldEvent:
 		p.typ = string(p.value)
@@ -275,7 +288,7 @@ func (p *sseReader) endField() {
 // resume), and an event with data is returned.
 func (p *sseReader) dispatch() (sseEvent, bool, error) {
 	p.lastID = p.idBuffer
-	if p.fields > 0 {
+	if p.counts {
 		p.events++
 	}
 	ev := sseEvent{typ: p.typ}
@@ -286,7 +299,7 @@ func (p *sseReader) dispatch() (sseEvent, bool, error) {
 	if hasData {
 		ev.data = p.data.bytes()
 	}
-	p.fields, p.hasData, p.discarding, p.size, p.typ = 0, false, false, 0, ""
+	p.counts, p.hasData, p.discarding, p.size, p.typ = false, false, false, 0, ""
 	p.data.reset()
 	if discarding {
 		return sseEvent{}, false, tooLarge(size, true)
@@ -315,7 +328,7 @@ func (p *sseReader) resumeOn(r io.Reader) {
 	p.pending, p.readErr = nil, nil
 	p.lineLen, p.name, p.nameOver, p.inValue, p.lstrip = 0, p.name[:0], false, false, false
 	p.field, p.value, p.valOver, p.afterCR = fieldIgnored, p.value[:0], false, false
-	p.fields, p.hasData, p.discarding, p.size, p.typ = 0, false, false, 0, ""
+	p.counts, p.hasData, p.discarding, p.size, p.typ = false, false, false, 0, ""
 	p.data.reset()
 	p.idBuffer = p.lastID
 }
