@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -27,7 +28,9 @@ type HTTPOptions struct {
 	URL string
 	// Headers are sent with every request to URL's origin (scheme, host
 	// and port) and to no other: a request redirected to another origin
-	// goes on without them, and the redirect says so.
+	// goes on without them (with the protocol's own headers only: the
+	// session id, MCP-Protocol-Version, Mcp-Method, Mcp-Name), and the
+	// redirect names them in Withheld.
 	Headers map[string]string
 	// RoundTripper carries every request to URL's origin, and only those:
 	// it is the place for authorization, and whatever it adds to a request
@@ -58,11 +61,11 @@ type HTTPOptions struct {
 // nor a GET.
 //
 // Invariants: nothing blocks the caller of Send, Forget or Listen; every
-// goroutine it starts is counted in wg and ends when Close does, if not
-// before; the sink's last Inbound is the one with Closed, sent after every
-// other goroutine returned; configured headers and whatever the
-// RoundTripper adds go to the target's origin only; no header value ever
-// appears in an error or a message.
+// goroutine it starts is counted in wg and ends once the channel stops, if
+// not before, except the one that stops it (finish), which waits for them
+// all and then sends the sink's last Inbound, the one with Closed;
+// configured headers and whatever the RoundTripper adds go to the target's
+// origin only; no header value ever appears in an error or a message.
 type HTTP struct {
 	url          *url.URL
 	headers      http.Header // configured, under canonical names
@@ -107,7 +110,11 @@ var _ Channel = (*HTTP)(nil)
 func NewHTTP(opts HTTPOptions, sink chan<- Inbound) (*HTTP, error) {
 	u, err := url.Parse(opts.URL)
 	if err != nil {
-		return nil, fmt.Errorf("the server URL %q cannot be parsed: %w", opts.URL, err)
+		var uerr *url.Error
+		if errors.As(err, &uerr) { // it quotes the URL, password and all
+			err = uerr.Err
+		}
+		return nil, fmt.Errorf("the server URL cannot be parsed: %w", err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
 		return nil, fmt.Errorf("the server URL %s is not an http:// or https:// URL with a host", u.Redacted())
@@ -188,7 +195,7 @@ func defaultHTTPTransport() *http.Transport {
 // else comes on its stream, arrives on the sink with Stream = o.Key; a
 // request that fails arrives as a Failure. A notification or answer that
 // the server refuses is a transport error. Send fails only once the channel
-// is closed.
+// is closed, with an error that wraps net.ErrClosed.
 func (h *HTTP) Send(o Outbound) error {
 	o.Msg = slices.Clone(o.Msg)
 	h.mu.Lock()
@@ -238,8 +245,9 @@ func (h *HTTP) finished(key string, r *inflight) {
 
 // Listen opens the standalone GET stream of a legacy session, on which the
 // server sends what belongs to no request; its messages have Stream "". It
-// does nothing on a modern revision (which has no such stream), when the
-// stream is already open, or once the channel is closed. A server that
+// does nothing on a modern revision (which has no such stream), while the
+// stream is open, or once the channel is closed; once the stream is given
+// up (the session expired, say), Listen opens it again. A server that
 // offers none (405) is fine: nothing is said.
 func (h *HTTP) Listen() {
 	h.mu.Lock()
@@ -278,6 +286,10 @@ func (h *HTTP) stop(reason error) {
 	go h.finish(reason, h.posted, h.session, h.protocol)
 }
 
+// finish ends the channel, on a goroutine of its own: the POSTs already
+// going (posted) may finish and the session is deleted, both within
+// closeTimeout; then every request and stream is cancelled, every goroutine
+// awaited, and the last Inbound sent.
 func (h *HTTP) finish(reason error, posted <-chan struct{}, session, protocol string) {
 	ctx, cancel := context.WithTimeout(context.Background(), h.closeTimeout)
 	select {

@@ -624,3 +624,62 @@ func TestHTTPForgetEndsTheStream(t *testing.T) {
 		}
 	}
 }
+
+// NewHTTP refuses what it could never send, in words that quote no header
+// value and no password.
+func TestHTTPNewRefusesWhatItCannotSend(t *testing.T) {
+	sink := make(chan Inbound)
+	for _, c := range []struct {
+		opts HTTPOptions
+		want string
+	}{
+		{HTTPOptions{URL: "ftp://host/mcp"}, "the server URL ftp://host/mcp is not an http:// or https:// URL with a host"},
+		{HTTPOptions{URL: "http://user:pa55word@host:port/mcp"}, "the server URL cannot be parsed: invalid port \":port\" after host"},
+		{HTTPOptions{URL: "http:///mcp"}, "the server URL http:///mcp is not an http:// or https:// URL with a host"},
+		{HTTPOptions{URL: "http://h/", Headers: map[string]string{"X-Key": "line\r\nbreak"}}, "the value of header X-Key has a line break or a NUL, which HTTP cannot carry"},
+		{HTTPOptions{URL: "http://h/", Headers: map[string]string{"Bad Name": "v"}}, `the header name "Bad Name" is not one HTTP allows`},
+	} {
+		ch, err := NewHTTP(c.opts, sink)
+		if ch != nil || err == nil || err.Error() != c.want {
+			t.Errorf("%+v: got %v\nwant %s", c.opts, err, c.want)
+		}
+	}
+}
+
+// A server that never answers the DELETE does not hold Close beyond its
+// CloseTimeout.
+func TestHTTPCloseDoesNotWaitForAHungDelete(t *testing.T) {
+	srv := legacyServer(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
+		writeJSON(w, result(parseRPC(body).ID, `{}`))
+	})
+	srv.Config.Handler = hangOnDelete(srv.Config.Handler)
+	o := newHTTPOwner(t, HTTPOptions{URL: srv.URL, CloseTimeout: 100 * time.Millisecond})
+	o.initialize()
+	closed := make(chan struct{})
+	go func() {
+		_ = o.ch.Close()
+		close(closed)
+	}()
+	waitClosed(t, "Close to return", closed)
+	if in := o.end(); in.Err != nil {
+		t.Errorf("closed with %v", in.Err)
+	}
+	srv.await(t, "the DELETE", func(r seenRequest) bool { return r.Method == http.MethodDelete })
+}
+
+func hangOnDelete(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete {
+			next.ServeHTTP(&discardWriter{w.Header()}, r) // logged, not answered
+			<-r.Context().Done()
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+type discardWriter struct{ h http.Header }
+
+func (d *discardWriter) Header() http.Header         { return d.h }
+func (d *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
+func (d *discardWriter) WriteHeader(int)             {}

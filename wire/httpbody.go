@@ -99,11 +99,17 @@ func tooLarge(size int64, finished bool) error {
 }
 
 // readBody reads a JSON body of at most MaxMessage bytes. length is the
-// body's declared length (-1: unknown); a body declared over the cap is
-// refused without reading it.
+// body's declared length (-1: unknown): a body declared over the cap is
+// refused without reading it, one declared under it is read into one
+// buffer of that size, and one of unknown length is collected in blocks.
 func readBody(r io.Reader, length int64) ([]byte, error) {
 	if length > MaxMessage {
 		return nil, tooLarge(length, true)
+	}
+	if length >= 0 { // net/http holds the body to its declared length
+		data := make([]byte, length)
+		_, err := io.ReadFull(r, data)
+		return data, err
 	}
 	var b blocks
 	buf := make([]byte, 32<<10)

@@ -18,6 +18,11 @@ const maxListenFailures = 3
 // it maxListenFailures times in a row.
 func (h *HTTP) listen() {
 	defer h.wg.Done()
+	defer func() {
+		h.mu.Lock()
+		h.listened = false
+		h.mu.Unlock()
+	}()
 	var p *sseReader
 	failures, quiet := 0, false
 	for attempt := 0; ; attempt++ {

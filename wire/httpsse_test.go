@@ -92,13 +92,13 @@ func TestHTTPSSEReaderBoundsOtherFields(t *testing.T) {
 // event ends within the discard budget, "over" what was read when not.
 func TestHTTPSSEReaderEventOverTheCap(t *testing.T) {
 	over := MaxMessage + 10
-	stream := io.MultiReader(strings.NewReader("data: "), io.LimitReader(zeros{}, int64(over)), strings.NewReader("\n\ndata: next\n\n"))
+	stream := io.MultiReader(strings.NewReader("data: "), io.LimitReader(newZeros(), int64(over)), strings.NewReader("\n\ndata: next\n\n"))
 	_, err := newSSEReader(stream).next()
 	var tl *TooLargeError
 	if !errors.As(err, &tl) || tl.Size != int64(over) || err.Error() != tl.Error() {
 		t.Fatalf("got %v", err)
 	}
-	endless := io.MultiReader(strings.NewReader("data: "), zeros{})
+	endless := io.MultiReader(strings.NewReader("data: "), newZeros())
 	_, err = newSSEReader(endless).next()
 	if !errors.As(err, &tl) || tl.Size <= MaxMessage {
 		t.Fatalf("got %v", err)
@@ -109,11 +109,14 @@ func TestHTTPSSEReaderEventOverTheCap(t *testing.T) {
 }
 
 // zeros is an endless stream of '0'.
-type zeros struct{}
+type zeros struct{ chunk []byte }
 
-func (zeros) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = '0'
+func newZeros() zeros { return zeros{chunk: bytes.Repeat([]byte("0"), 64<<10)} }
+
+func (z zeros) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		n += copy(p[n:], z.chunk)
 	}
-	return len(p), nil
+	return n, nil
 }
