@@ -135,3 +135,23 @@ func TestHTTPEventJustOverTheCap(t *testing.T) {
 		t.Errorf("got  %v\nwant %s", end.Err, want)
 	}
 }
+
+// The standalone stream has the same cap.
+func TestHTTPStandaloneEventOverTheCap(t *testing.T) {
+	srv := legacyServer(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
+		if r.Method == http.MethodGet {
+			sse(w)("data: ")
+			streamZeros(w, r, twoGB)
+			return
+		}
+		writeJSON(w, result(parseRPC(body).ID, `{}`))
+	})
+	o := newHTTPOwner(t, HTTPOptions{URL: srv.URL})
+	o.initialize()
+	o.ch.Listen()
+	var tl *TooLargeError
+	if end := o.end(); !errors.As(end.Err, &tl) {
+		t.Fatalf("the channel ended with %v, not the cap", end.Err)
+	}
+	srv.await(t, "the session's DELETE", func(r seenRequest) bool { return r.Method == http.MethodDelete })
+}

@@ -683,3 +683,28 @@ type discardWriter struct{ h http.Header }
 func (d *discardWriter) Header() http.Header         { return d.h }
 func (d *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
 func (d *discardWriter) WriteHeader(int)             {}
+
+// Events that carry no JSON-RPC message are transport errors quoting them;
+// the stream goes on to the response.
+func TestHTTPEventsThatAreNotJSONRPC(t *testing.T) {
+	srv := newTestServer(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
+		send := sse(w)
+		send("data: hello there\n\n")
+		send("event: ping\ndata: {}\n\n")
+		send(`data: {"jsonrpc":"1.0","id":1,"result":{}}` + "\n\n")
+		send("data: " + result(parseRPC(body).ID, `{}`) + "\n\n")
+	})
+	o := newHTTPOwner(t, HTTPOptions{URL: srv.URL})
+	o.call(1, "tools/list", `{}`, "")
+	o.message("1")
+	at := "an event on the stream from " + srv.URL
+	for _, want := range []string{
+		at + " was text that is not JSON: hello there",
+		at + ` was an event of type "ping", which carries no JSON-RPC message: {}`,
+		at + ` was a message without "jsonrpc": "2.0": {"jsonrpc":"1.0","id":1,"result":{}}`,
+	} {
+		if te := o.transportError(want); te.Message != want || te.Time.IsZero() {
+			t.Errorf("got %+v", te)
+		}
+	}
+}
