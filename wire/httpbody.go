@@ -112,7 +112,7 @@ func readBody(r io.Reader, length int64) ([]byte, error) {
 		return data, err
 	}
 	var b blocks
-	buf := make([]byte, 32<<10)
+	buf := make([]byte, 16<<10)
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {

@@ -75,8 +75,13 @@ type sseReader struct {
 	events   int // events with data or an id so far (comments do not count)
 }
 
+// sseBuffer is the read buffer of one stream. It bounds nothing (a line
+// may be of any length), and every call in flight has a stream, so it is
+// small.
+const sseBuffer = 8 << 10
+
 func newSSEReader(r io.Reader) *sseReader {
-	return &sseReader{br: bufio.NewReaderSize(r, 64<<10)}
+	return &sseReader{br: bufio.NewReaderSize(r, sseBuffer)}
 }
 
 // next returns the next event with data. The error is io.EOF when the
