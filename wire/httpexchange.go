@@ -56,11 +56,12 @@ func (h *HTTP) exchange(ctx context.Context, method string, body []byte, hdr htt
 			return nil, cur, fmt.Errorf("could not reach the server at %s: %w", cur.Redacted(), err)
 		}
 		next, err := redirectTarget(resp, cur, method, hop)
-		if next == nil || err != nil {
-			if err != nil {
-				drainClose(resp)
-			}
-			return resp, cur, err
+		if err != nil {
+			drainClose(resp)
+			return nil, cur, err
+		}
+		if next == nil {
+			return resp, cur, nil
 		}
 		drainClose(resp)
 		if report {
