@@ -224,21 +224,7 @@ func TestHTTPCloseWithStreamsOpen(t *testing.T) {
 	}
 	owner := &httpOwner{t: t, ch: ch, more: make(chan struct{}, 1)}
 	ownerDone := make(chan struct{})
-	go func() {
-		defer close(ownerDone)
-		for in := range sink {
-			owner.mu.Lock()
-			owner.seen = append(owner.seen, in)
-			owner.mu.Unlock()
-			select {
-			case owner.more <- struct{}{}:
-			default:
-			}
-			if in.Closed {
-				return
-			}
-		}
-	}()
+	go owner.read(sink, ownerDone)
 	owner.initialize()
 	owner.call(2, "tools/call", `{"name":"forever"}`, mcp.ProtocolVersion20251125)
 	ch.Listen()
