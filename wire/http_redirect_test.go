@@ -11,7 +11,9 @@ import (
 
 // Credentials a user configured for a target, and one a RoundTripper hook
 // (OAuth, later) adds: none may reach another origin.
-var redirectSecrets = map[string]string{"Authorization": "Bearer sekrit-token", "X-Api-Key": "key-value-123"}
+func redirectSecrets() map[string]string {
+	return map[string]string{"Authorization": "Bearer sekrit-token", "X-Api-Key": "key-value-123"}
+}
 
 const hookSecret = "hook-secret-456"
 
@@ -51,7 +53,7 @@ func redirecting(t *testing.T, status int, target func(r *http.Request) string) 
 // origin got every credential.
 func withheldEverywhere(t *testing.T, o *httpOwner, origin, elsewhere []seenRequest) {
 	t.Helper()
-	for _, v := range append(slices.Collect(maps.Values(redirectSecrets)), hookSecret) {
+	for _, v := range append(slices.Collect(maps.Values(redirectSecrets())), hookSecret) {
 		if strings.Contains(o.text(), v) {
 			t.Errorf("the owner was handed a credential: %s", o.text())
 		}
@@ -64,7 +66,7 @@ func withheldEverywhere(t *testing.T, o *httpOwner, origin, elsewhere []seenRequ
 		}
 	}
 	for _, r := range origin {
-		for name, v := range redirectSecrets {
+		for name, v := range redirectSecrets() {
 			if r.Header.Get(name) != v {
 				t.Errorf("the origin got no %s", name)
 			}
@@ -78,7 +80,7 @@ func withheldEverywhere(t *testing.T, o *httpOwner, origin, elsewhere []seenRequ
 func newRedirectOwner(t *testing.T, u string) *httpOwner {
 	tr := defaultHTTPTransport()
 	t.Cleanup(tr.CloseIdleConnections)
-	return newHTTPOwner(t, HTTPOptions{URL: u, Headers: redirectSecrets, RoundTripper: hook{next: tr}})
+	return newHTTPOwner(t, HTTPOptions{URL: u, Headers: redirectSecrets(), RoundTripper: hook{next: tr}})
 }
 
 // A 307 to another port keeps the method and body but not the
