@@ -2,15 +2,18 @@
 //
 //   node npm/build.mjs --version 0.4.0 --bins dist/npm/bin --out dist/npm
 //
-// --bins holds one directory per Go target (linux-amd64/run-mcp, …,
-// windows-arm64/run-mcp.exe), built by `make npm`. The result, in --out:
+// --bins holds one directory per Go target (linux-amd64/run-mcp and
+// linux-amd64/run-mcp-demo, …, windows-arm64/run-mcp.exe and
+// windows-arm64/run-mcp-demo.exe), built by `make npm`. The result, in --out:
 //
 //   run-mcp-<version>.tgz                 the launcher (npm/run-mcp), whose
 //                                         optionalDependencies name every
 //                                         platform package at the same version
-//   run-mcp-<platform>-<version>.tgz      @run-mcp/<platform>: one binary,
-//                                         with "os" and "cpu" so npm installs
-//                                         only the one that fits
+//   run-mcp-<platform>-<version>.tgz      @run-mcp/<platform>: run-mcp and,
+//                                         beside it, run-mcp-demo (which
+//                                         `run-mcp demo-server` runs), with
+//                                         "os" and "cpu" so npm installs only
+//                                         the one that fits
 //
 // No package has an install script: npm picks the platform package by its
 // os and cpu fields, and the launcher finds it at run time. Publishing is a
@@ -72,26 +75,29 @@ const optionalDependencies = {};
 const tarballs = [];
 for (const p of PLATFORMS) {
   const name = '@run-mcp/' + p.os + '-' + p.cpu;
-  const exe = p.goos === 'windows' ? 'run-mcp.exe' : 'run-mcp';
-  const built = path.join(path.resolve(values.bins), p.goos + '-' + p.goarch, exe);
-  if (!fs.existsSync(built)) die('no binary at ' + built + ' for ' + name + '; `make npm` builds them first');
+  const ext = p.goos === 'windows' ? '.exe' : '';
+  const exes = ['run-mcp' + ext, 'run-mcp-demo' + ext];
   const dir = path.join(stage, p.os + '-' + p.cpu);
   fs.mkdirSync(path.join(dir, 'bin'), { recursive: true });
-  fs.copyFileSync(built, path.join(dir, 'bin', exe));
-  fs.chmodSync(path.join(dir, 'bin', exe), 0o755);
+  for (const exe of exes) {
+    const built = path.join(path.resolve(values.bins), p.goos + '-' + p.goarch, exe);
+    if (!fs.existsSync(built)) die('no binary at ' + built + ' for ' + name + '; `make npm` builds them first');
+    fs.copyFileSync(built, path.join(dir, 'bin', exe));
+    fs.chmodSync(path.join(dir, 'bin', exe), 0o755);
+  }
   fs.copyFileSync(license, path.join(dir, 'LICENSE'));
   fs.writeFileSync(path.join(dir, 'README.md'),
-    '# ' + name + '\n\nThe run-mcp binary for ' + p.label + '. Install `run-mcp`, not this package: ' +
-    'its launcher picks the binary that fits the platform.\n\n' + HOMEPAGE + '\n');
+    '# ' + name + '\n\nThe run-mcp binaries for ' + p.label + ' (run-mcp, and run-mcp-demo, which `run-mcp demo-server` runs). ' +
+    'Install `run-mcp`, not this package: it picks the binaries that fit the platform.\n\n' + HOMEPAGE + '\n');
   writeJSON(path.join(dir, 'package.json'), {
     name, version,
-    description: 'The run-mcp binary for ' + p.label,
+    description: 'The run-mcp binaries for ' + p.label,
     license: 'MIT',
     repository: REPOSITORY,
     homepage: HOMEPAGE,
     os: [p.os],
     cpu: [p.cpu],
-    files: ['bin/' + exe],
+    files: exes.map((exe) => 'bin/' + exe),
     preferUnplugged: true, // Yarn PnP: keep the binary on disk where it can run
   });
   optionalDependencies[name] = version;

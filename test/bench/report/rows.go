@@ -27,7 +27,7 @@ const (
 )
 
 func measures(cfg config, b bins, env []string, tmp string) []measure {
-	demo := []string{b.runMCP, "demo-server"}
+	demo := []string{b.demo}
 	a := agentEnv{runMCP: b.runMCP, relay: b.relay, pollRelay: b.pollRelay, target: demo, env: env}
 	cmd := func(argv ...string) func() (run, error) { return func() (run, error) { return runCmd(env, argv...) } }
 	// Rows with CPU and memory figures go through the rusage wrapper.
