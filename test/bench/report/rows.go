@@ -67,6 +67,7 @@ func measures(cfg config, b bins, env []string, tmp string) []measure {
 		}},
 		{"warm-session", secWire, func() ([]row, error) { return warmSession(cfg, b, env, demo) }},
 		{"start-up", secStart, func() ([]row, error) { return startUp(b, env) }},
+		{"npm-version", secStart, func() ([]row, error) { return npmVersion(cfg, tmp) }},
 		{"peers", secPeers, func() ([]row, error) {
 			if !cfg.peers {
 				return nil, nil
