@@ -156,7 +156,13 @@ func TestAPlantedShortDirIsRefused(t *testing.T) {
 // removed from the short directory once it is old; a live one, or one
 // just made, stays.
 func TestStaleSocketsArePruned(t *testing.T) {
-	dir := t.TempDir()
+	// Under /tmp, not t.TempDir(): the sockets are bound directly, and a
+	// long TMPDIR leaves no room for their paths.
+	dir, err := os.MkdirTemp(shortRoot, "stale")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
 	socket := func(name string, live bool, age time.Duration) string {
 		p := filepath.Join(dir, name)
 		ln, err := net.Listen("unix", p)
