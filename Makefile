@@ -1,6 +1,6 @@
 # run-mcp build, test and benchmark entry points.
 #
-#   make            build bin/run-mcp (default goal)
+#   make            build bin/run-mcp and bin/run-mcp-demo (default goal)
 #   make deps       install the real MCP servers the tests spawn (npm ci), only when needed
 #   make test       go vet + go test -race (installs deps first); CI runs exactly this
 #   make bench      every performance measure beside its floor; writes docs/BENCHMARKS.md
@@ -26,6 +26,9 @@ GO  ?= go
 NPM ?= npm
 
 BIN := bin/run-mcp
+# The demo server is a binary of its own (cmd/run-mcp-demo), shipped beside
+# run-mcp everywhere: `run-mcp demo-server` runs the one next to it.
+CMDS := ./cmd/run-mcp ./cmd/run-mcp-demo
 
 VERSION ?= $(shell cat VERSION)
 COMMIT  := $(shell git rev-parse HEAD 2>/dev/null)
@@ -53,7 +56,7 @@ BENCHFLAGS ?=
 # more copy of itself per target (its supervisor), so it pays twice. The
 # release builds (.goreleaser, npm) use CGO_ENABLED=0 as well.
 build:
-	CGO_ENABLED=0 $(GO) build -ldflags '$(STAMP)' -o $(BIN) ./cmd/run-mcp
+	CGO_ENABLED=0 $(GO) build -ldflags '$(STAMP)' -o bin/ $(CMDS)
 
 # npm writes node_modules/.package-lock.json on every install; reinstall when it is
 # missing or older than the lock (or package.json). npm ci wipes node_modules first.
@@ -92,15 +95,16 @@ cross:
 		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet ./... ; \
 	done
 
-# Static binaries (CGO_ENABLED=0, -trimpath, stripped), then npm/build.mjs
+# Static binaries (CGO_ENABLED=0, -trimpath, stripped; run-mcp and run-mcp-demo
+# for each platform), then npm/build.mjs
 # assembles the packages and npm-packs them into $(NPM_DIST).
 npm:
 	rm -rf $(NPM_DIST)
 	@for p in $(PLATFORMS); do \
-		os=$${p%/*}; arch=$${p#*/}; ext=; [ "$$os" = windows ] && ext=.exe; \
+		os=$${p%/*}; arch=$${p#*/}; \
 		echo "== $$p"; \
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '-s -w $(STAMP)' \
-			-o $(NPM_DIST)/bin/$$os-$$arch/run-mcp$$ext ./cmd/run-mcp; \
+			-o $(NPM_DIST)/bin/$$os-$$arch/ $(CMDS); \
 	done
 	node npm/build.mjs --version $(VERSION) --bins $(NPM_DIST)/bin --out $(NPM_DIST)
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/cli/session"
-	"github.com/run-mcp/run-mcp/internal/predial"
 	"github.com/run-mcp/run-mcp/internal/safesocket"
 	"github.com/run-mcp/run-mcp/wire"
 )
@@ -83,8 +83,7 @@ func forward(cmd *cobra.Command, g *globals, sp *split, req *session.Request) er
 	// while the request goes, and before the client waits for the answer.
 	// A signal before that ends the client by default, which hangs up the
 	// socket just the same (the call is cancelled), as a signal during its
-	// start always has. A call predial made while run-mcp started and left
-	// to this command comes with its signals taken over already.
+	// start always has.
 	ctx, sig := interruptible(cmd.Context())
 	defer sig.stop()
 	wait := g.callTimeout(headlessTimeout) + max(g.requestTimeout(), connectTimeoutOf(g)) + answerMargin // a call may re-list first
@@ -96,10 +95,9 @@ func forward(cmd *cobra.Command, g *globals, sp *split, req *session.Request) er
 		}
 		return exitf(code, "interrupted (%v): the call was cancelled in session %q (its server was sent notifications/cancelled); the session keeps running", s, name)
 	}
-	var differs session.ErrEarlyDiffers
-	if errors.As(err, &differs) {
-		return internalf("%v, so its answer is not printed and that call was cancelled in session %q. This is a bug in run-mcp: please report it with the command line. "+
-			"Until it is fixed, any flag other than --session (--timeout %d, for one) makes the command send its own request", err, name, headlessTimeout.Milliseconds())
+	var refused *session.Error
+	if errors.As(err, &refused) {
+		return err // the request itself (too large): the daemon is fine
 	}
 	if err != nil {
 		if rec == nil {
@@ -107,8 +105,12 @@ func forward(cmd *cobra.Command, g *globals, sp *split, req *session.Request) er
 		}
 		return daemonTrouble(dir, rec, err)
 	}
-	_, _ = cmd.OutOrStdout().Write([]byte(reply.Stdout))
-	_, _ = cmd.ErrOrStderr().Write([]byte(reply.Stderr))
+	if reply.Stdout != "" {
+		_, _ = io.WriteString(cmd.OutOrStdout(), reply.Stdout)
+	}
+	if reply.Stderr != "" {
+		_, _ = io.WriteString(cmd.ErrOrStderr(), reply.Stderr)
+	}
 	if reply.Code != 0 {
 		return &ExitError{Code: reply.Code, Quiet: true, Err: errors.New("the sessioned call failed")}
 	}
@@ -137,21 +139,14 @@ type signals struct {
 }
 
 // interruptible takes SIGINT and SIGTERM over from their default (ending
-// the process) on a goroutine; armed waits for it. When a call went while
-// run-mcp started, they were taken over before it (predial.Interrupts),
-// and one that came since is acted on now.
+// the process) on a goroutine; armed waits for it.
 func interruptible(parent context.Context) (context.Context, *signals) {
 	ctx, cancel := context.WithCancel(parent)
 	s := &signals{got: make(chan os.Signal, 1), ready: make(chan struct{}), done: make(chan struct{})}
-	taken, early := predial.Interrupts()
 	go func() {
 		defer cancel()
-		ch := taken
-		if !early {
-			own := make(chan os.Signal, 1)
-			signal.Notify(own, os.Interrupt, syscall.SIGTERM)
-			ch = own
-		}
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 		close(s.ready)
 		select {
 		case v := <-ch:

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -93,7 +92,7 @@ func runHeadless(cmd *cobra.Command, g *globals, version string, h headless, raw
 		}
 		req := g.request(session.Op(cmd.Name()), sp)
 		if h.layout.argWords {
-			if req.Args, err = json.Marshal(x.args); err != nil {
+			if req.Args, err = session.EncodeArgs(x.args); err != nil {
 				return internalf("encode the arguments: %v", err)
 			}
 			for k, ok := range x.shorthand {

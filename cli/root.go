@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/run-mcp/run-mcp/cli/session"
-	"github.com/run-mcp/run-mcp/internal/demoserver"
 	"github.com/run-mcp/run-mcp/internal/didyoumean"
 )
 
@@ -77,7 +76,7 @@ func subcommands(g *globals, version string) []subcommand {
 		{[]string{"sessions"}, one(newSessionsCmd)},
 		{[]string{"close-session"}, one(newCloseSessionCmd)},
 		{[]string{session.DaemonCommand}, one(func() *cobra.Command { return newSessionDaemonCmd(version) })},
-		{[]string{"demo-server"}, one(demoserver.NewCommand)},
+		{[]string{"demo-server"}, one(newDemoServerCmd)},
 	}
 }
 

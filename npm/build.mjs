@@ -1,20 +1,27 @@
 // Assembles run-mcp's npm packages and packs them with `npm pack`:
 //
 //   node npm/build.mjs --version 0.4.0 --bins dist/npm/bin --out dist/npm
+//   node npm/build.mjs … --only linux-x64    the launcher and that platform's
+//                                           package alone (make bench, tests)
 //
-// --bins holds one directory per Go target (linux-amd64/run-mcp, …,
-// windows-arm64/run-mcp.exe), built by `make npm`. The result, in --out:
+// --bins holds one directory per Go target (linux-amd64/run-mcp and
+// linux-amd64/run-mcp-demo, …, windows-arm64/run-mcp.exe and
+// windows-arm64/run-mcp-demo.exe), built by `make npm`. The result, in --out:
 //
 //   run-mcp-<version>.tgz                 the launcher (npm/run-mcp), whose
 //                                         optionalDependencies name every
 //                                         platform package at the same version
-//   run-mcp-<platform>-<version>.tgz      @run-mcp/<platform>: one binary,
-//                                         with "os" and "cpu" so npm installs
-//                                         only the one that fits
+//   run-mcp-<platform>-<version>.tgz      @run-mcp/<platform>: run-mcp and,
+//                                         beside it, run-mcp-demo (which
+//                                         `run-mcp demo-server` runs), with
+//                                         "os" and "cpu" so npm installs only
+//                                         the one that fits
 //
-// No package has an install script: npm picks the platform package by its
-// os and cpu fields, and the launcher finds it at run time. Publishing is a
-// release step (docs/RELEASING.md), never part of the build.
+// npm picks the platform package by its os and cpu fields. The launcher's
+// postinstall (npm/run-mcp/install.js) puts that package's binaries in place
+// of the JS launcher where it can, so a command starts no Node; where install
+// scripts do not run, the launcher finds the binary at run time. Publishing
+// is a release step (docs/RELEASING.md), never part of the build.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -43,13 +50,18 @@ function die(message) {
   process.exit(1);
 }
 
-const { values } = parseArgs({ options: { version: { type: 'string' }, bins: { type: 'string' }, out: { type: 'string' } } });
+const { values } = parseArgs({ options: { version: { type: 'string' }, bins: { type: 'string' }, out: { type: 'string' }, only: { type: 'string' } } });
 const version = values.version;
 if (!version || !/^\d+\.\d+\.\d+([-+][0-9A-Za-z.+-]+)?$/.test(version)) {
   die('--version must be a semver version such as 0.4.0 (got ' + JSON.stringify(version) + '); `make npm` passes the VERSION file');
 }
 if (!values.bins || !values.out) {
   die('--bins <dir of built binaries> and --out <dir for the tarballs> are both needed; run it through `make npm`');
+}
+const names = PLATFORMS.map((p) => p.os + '-' + p.cpu);
+const only = values.only ? values.only.split(',') : names;
+for (const o of only) {
+  if (!names.includes(o)) die('--only ' + o + ': not one of ' + names.join(', '));
 }
 const out = path.resolve(values.out);
 const stage = path.join(out, 'pkg');
@@ -72,29 +84,35 @@ const optionalDependencies = {};
 const tarballs = [];
 for (const p of PLATFORMS) {
   const name = '@run-mcp/' + p.os + '-' + p.cpu;
-  const exe = p.goos === 'windows' ? 'run-mcp.exe' : 'run-mcp';
-  const built = path.join(path.resolve(values.bins), p.goos + '-' + p.goarch, exe);
-  if (!fs.existsSync(built)) die('no binary at ' + built + ' for ' + name + '; `make npm` builds them first');
+  optionalDependencies[name] = version; // every platform, whichever are packed
+  if (!only.includes(p.os + '-' + p.cpu)) {
+    continue;
+  }
+  const ext = p.goos === 'windows' ? '.exe' : '';
+  const exes = ['run-mcp' + ext, 'run-mcp-demo' + ext];
   const dir = path.join(stage, p.os + '-' + p.cpu);
   fs.mkdirSync(path.join(dir, 'bin'), { recursive: true });
-  fs.copyFileSync(built, path.join(dir, 'bin', exe));
-  fs.chmodSync(path.join(dir, 'bin', exe), 0o755);
+  for (const exe of exes) {
+    const built = path.join(path.resolve(values.bins), p.goos + '-' + p.goarch, exe);
+    if (!fs.existsSync(built)) die('no binary at ' + built + ' for ' + name + '; `make npm` builds them first');
+    fs.copyFileSync(built, path.join(dir, 'bin', exe));
+    fs.chmodSync(path.join(dir, 'bin', exe), 0o755);
+  }
   fs.copyFileSync(license, path.join(dir, 'LICENSE'));
   fs.writeFileSync(path.join(dir, 'README.md'),
-    '# ' + name + '\n\nThe run-mcp binary for ' + p.label + '. Install `run-mcp`, not this package: ' +
-    'its launcher picks the binary that fits the platform.\n\n' + HOMEPAGE + '\n');
+    '# ' + name + '\n\nThe run-mcp binaries for ' + p.label + ' (run-mcp, and run-mcp-demo, which `run-mcp demo-server` runs). ' +
+    'Install `run-mcp`, not this package: it picks the binaries that fit the platform.\n\n' + HOMEPAGE + '\n');
   writeJSON(path.join(dir, 'package.json'), {
     name, version,
-    description: 'The run-mcp binary for ' + p.label,
+    description: 'The run-mcp binaries for ' + p.label,
     license: 'MIT',
     repository: REPOSITORY,
     homepage: HOMEPAGE,
     os: [p.os],
     cpu: [p.cpu],
-    files: ['bin/' + exe],
+    files: exes.map((exe) => 'bin/' + exe),
     preferUnplugged: true, // Yarn PnP: keep the binary on disk where it can run
   });
-  optionalDependencies[name] = version;
   tarballs.push(pack(dir));
 }
 
@@ -111,7 +129,8 @@ writeJSON(path.join(launcher, 'package.json'), {
   repository: REPOSITORY,
   homepage: HOMEPAGE,
   bin: { 'run-mcp': 'bin/run-mcp.js' },
-  files: ['bin/run-mcp.js'],
+  files: ['bin/run-mcp.js', 'install.js'],
+  scripts: { postinstall: 'node install.js' },
   engines: { node: '>=16' },
   optionalDependencies,
 });

@@ -316,12 +316,12 @@ func errorReply(err error) Reply {
 }
 
 func (d *daemon) reply(c net.Conn, r Reply) {
-	b, err := r.appendJSON(make([]byte, 0, len(r.Stdout)+len(r.Stderr)+64))
+	b, err := encodeLine(r)
 	if err != nil {
-		b, _ = json.Marshal(Reply{Code: ExitInternal, Stderr: fmt.Sprintf("run-mcp: the session daemon could not encode its reply: %v\n", err)})
+		b, _ = encodeLine(Reply{Code: ExitInternal, Stderr: fmt.Sprintf("run-mcp: the session daemon could not encode its reply: %v\n", err)})
 	}
 	_ = c.SetWriteDeadline(time.Now().Add(replyWait))
-	_, _ = c.Write(append(b, '\n'))
+	_, _ = c.Write(b)
 }
 
 // answer runs one decoded request; a panic in it is answered as exit 70

@@ -13,15 +13,29 @@ import (
 	"time"
 
 	"github.com/run-mcp/run-mcp/actors"
-	"github.com/run-mcp/run-mcp/internal/predial"
 	"github.com/run-mcp/run-mcp/internal/safesocket"
 	"github.com/run-mcp/run-mcp/wire"
 )
 
-// ValidName says whether name may name a session (it names files on
-// disk). The rule is predial's, which checks a name during the package
-// inits, so the two can never disagree.
-func ValidName(name string) bool { return predial.ValidName(name) }
+// ValidName says whether name may name a session: it names files in the
+// session directory, so it starts with a letter or digit and holds only
+// those and '.', '_' and '-', up to 200 bytes (never a path out of the
+// directory, never a hidden file).
+func ValidName(name string) bool {
+	if name == "" || len(name) > 200 || !alnum(name[0]) {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		if c := name[i]; !alnum(c) && c != '.' && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+func alnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
 
 // maxRecord bounds what is read of a record file.
 const maxRecord = 1 << 20

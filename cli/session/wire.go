@@ -1,23 +1,16 @@
 package session
 
 import (
-	"bufio"
-	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"net"
 	"time"
 
 	"github.com/run-mcp/run-mcp/actors"
-	"github.com/run-mcp/run-mcp/internal/predial"
-	"github.com/run-mcp/run-mcp/internal/safesocket"
 	"github.com/run-mcp/run-mcp/wire"
 )
 
-// One request per socket connection, one JSON line each way. Closing the
-// connection before the reply cancels the request (Ctrl-C on the client).
+// One request per socket connection, one JSON line each way (encoding/json
+// on these types, both ways). Closing the connection before the reply
+// cancels the request (Ctrl-C on the client).
 
 // Op is one operation of the fixed set the daemon answers.
 type Op string
@@ -171,129 +164,4 @@ func (s Spec) Config() (actors.Config, error) {
 	// reconnect diffs against everything it offered.
 	return actors.Config{Spec: wire.Spec{Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Cwd}, URL: s.URL, Headers: s.Headers, Era: era,
 		ConnectTimeout: time.Duration(s.ConnectTimeoutMS) * time.Millisecond, RequestTimeout: time.Duration(s.RequestTimeoutMS) * time.Millisecond, Listing: true}, nil
-}
-
-// ErrNoAnswer is a daemon that took the request and never answered.
-type ErrNoAnswer struct{ After time.Duration }
-
-func (e ErrNoAnswer) Error() string { return fmt.Sprintf("no answer after %s", e.After) }
-
-// ErrCannotReach is a daemon whose socket refused the connection.
-type ErrCannotReach struct{ Err error }
-
-func (e ErrCannotReach) Error() string { return fmt.Sprintf("cannot connect to its socket: %v", e.Err) }
-func (e ErrCannotReach) Unwrap() error { return e.Err }
-
-// Ask sends one request to the daemon at socket and waits up to wait for
-// the reply. Cancelling ctx closes the connection, which cancels the
-// request in the daemon; Ask then returns ctx's error.
-func Ask(ctx context.Context, socket string, req Request, wait time.Duration) (*Reply, error) {
-	return AskThen(ctx, socket, req, wait, nil)
-}
-
-// AskThen is Ask that calls sent, when not nil, once the request is on its
-// way: what the caller does then overlaps the daemon's work on it.
-func AskThen(ctx context.Context, socket string, req Request, wait time.Duration, sent func()) (*Reply, error) {
-	c, err := Dial(socket)
-	if err != nil {
-		return nil, err
-	}
-	return c.Ask(ctx, req, wait, sent)
-}
-
-// dialWait bounds a dial that has to wait for the daemon (a busy named
-// pipe on Windows; a Unix socket connects or fails at once).
-const dialWait = 2 * time.Second
-
-// Conn is a connection to a session daemon that carries one request. A
-// client dials before its request is ready, so that the daemon wakes up
-// (accepts) while the client prepares it. sent is the request line already
-// written on it while run-mcp started (see predial.CallLine), or nil.
-type Conn struct {
-	c    net.Conn
-	sent []byte
-	at   time.Time // when sent went: its answer's wait runs from then
-}
-
-// Dial connects to the daemon at socket, or takes the connection to it
-// dialled while run-mcp started (see internal/predial); an error is
-// ErrCannotReach.
-func Dial(socket string) (*Conn, error) {
-	if c, sent, at := predial.Take(socket); c != nil { // dialled while run-mcp started
-		return &Conn{c: c, sent: sent, at: at}, nil
-	}
-	c, err := safesocket.Dial(socket, dialWait)
-	if err != nil {
-		return nil, ErrCannotReach{Err: err}
-	}
-	return &Conn{c: c}, nil
-}
-
-// ErrEarlyDiffers is a request line sent while run-mcp started that is not
-// the one the command line, read in full, makes. Its answer is not taken:
-// hanging up cancels that call in the daemon.
-type ErrEarlyDiffers struct{ Sent, Want []byte }
-
-// Error names neither line: the arguments in them may be secrets.
-func (e ErrEarlyDiffers) Error() string {
-	return "the request sent while run-mcp started is not the one its command line makes"
-}
-
-// Close hangs up without a request (the daemon drops such a connection).
-func (k *Conn) Close() error { return k.c.Close() }
-
-// Ask sends req and waits up to wait for the reply, then closes the
-// connection. Cancelling ctx closes it early, which cancels the request in
-// the daemon; Ask then returns ctx's error. sent, when not nil, is called
-// once the request is on its way.
-func (k *Conn) Ask(ctx context.Context, req Request, wait time.Duration, sent func()) (*Reply, error) {
-	c := k.c
-	defer c.Close()
-	stop := context.AfterFunc(ctx, func() { _ = c.Close() })
-	defer stop()
-	b, err := req.appendJSON(make([]byte, 0, 512))
-	if err != nil {
-		return nil, fmt.Errorf("encode the request: %w", err)
-	}
-	b = append(b, '\n')
-	start := time.Now()
-	if k.sent != nil && !k.at.IsZero() {
-		start = k.at
-	}
-	_ = c.SetDeadline(start.Add(wait))
-	switch {
-	case k.sent == nil:
-		if _, err := c.Write(b); err != nil {
-			if ctx.Err() != nil {
-				return nil, context.Cause(ctx)
-			}
-			return nil, fmt.Errorf("send to the session daemon: %w", err)
-		}
-	case !bytes.Equal(k.sent, b): // the call on its way is not this one
-		return nil, ErrEarlyDiffers{Sent: k.sent, Want: b}
-	}
-	if sent != nil {
-		sent()
-	}
-	line, err := ReadLine(bufio.NewReader(c), MaxReply)
-	if err != nil {
-		switch {
-		case ctx.Err() != nil:
-			return nil, context.Cause(ctx)
-		case IsTimeout(err):
-			return nil, ErrNoAnswer{After: wait}
-		}
-		return nil, fmt.Errorf("read the session daemon's answer: %w", err)
-	}
-	reply, err := decodeReply(line)
-	if err != nil {
-		return nil, fmt.Errorf("the session daemon answered with something that is not its reply: %w", err)
-	}
-	return reply, nil
-}
-
-// IsTimeout says whether err is a deadline that passed.
-func IsTimeout(err error) bool {
-	var ne net.Error
-	return errors.As(err, &ne) && ne.Timeout()
 }

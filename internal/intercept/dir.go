@@ -95,7 +95,7 @@ func ensurePrivate(d string) error {
 		return fmt.Errorf("checking output directory %s: %w; pass --out-dir to use another directory", d, err)
 	}
 	if problem := privateProblem(info); problem != "" {
-		return fmt.Errorf("refusing the output directory %s: %s, so another user could replace the files run-mcp saves and reads back; remove it (run-mcp recreates it, private to you) or pass --out-dir", d, problem)
+		return fmt.Errorf("refusing the output directory %s: %s, so another user could replace the files run-mcp saves and reads back; remove it (run-mcp recreates it, private to you), pass --out-dir, or carry on with a temp directory of your own: set TMPDIR to a directory only you can write (mkdir -m 700 ~/.tmp && export TMPDIR=~/.tmp)", d, problem)
 	}
 	return nil
 }

@@ -61,7 +61,7 @@ func PrivateDir(d, what string) error {
 		return fmt.Errorf("read the owner of the %s %s: %v", what, d, err)
 	}
 	if !owner.Equals(sid) {
-		return fmt.Errorf("refusing the %s %s: it belongs to another user (owner %s; you are %s), who may have created it to read or replace run-mcp's files. Remove it (as its owner or an administrator) and run again", what, d, owner, sid)
+		return fmt.Errorf("refusing the %s %s: it belongs to another user (owner %s; you are %s), who may have created it to read or replace run-mcp's files. Remove it (as its owner or an administrator) and run again, or carry on without it: set TMP to a directory only you can write, and run again", what, d, owner, sid)
 	}
 	dacl, _, err := sd.DACL()
 	if err != nil {

@@ -317,10 +317,8 @@ func environOf(pid string) string {
 	return string(b)
 }
 
-// A warm call of the simplest shape is sent while run-mcp is still
-// starting (internal/predial); each one must still run its tool exactly
-// once and print its own answer, in every spelling of the command line,
-// and a call that is not sent early counts the same.
+// A warm call runs its tool exactly once and prints its own answer, in
+// every spelling of the command line.
 func TestSessionWarmCallsRunOnce(t *testing.T) {
 	t.Parallel()
 	s := newSession(t, "once")
@@ -329,7 +327,7 @@ func TestSessionWarmCallsRunOnce(t *testing.T) {
 		{"call", "bump_counter", "--session", "once"},
 		{"call", "--session", "once", "bump_counter"},
 		{"call", "bump_counter", "--session=once"},
-		{"call", "bump_counter", "--session", "once", "--timeout", "60000"}, // not sent early
+		{"call", "bump_counter", "--session", "once", "--timeout", "60000"},
 		{"call", "bump_counter", "--session", "once"},
 	}
 	for i, line := range lines {
@@ -342,26 +340,58 @@ func TestSessionWarmCallsRunOnce(t *testing.T) {
 	r.wantStdout(t, `echo: \u003ca\u0026b\u003e = é`)
 }
 
-// A simple warm call is answered while run-mcp starts, by internal/predial,
-// without the command's own code: what it prints, on both streams, and
-// its exit code must be what the command prints for the same call. Each
-// call is made both ways (--timeout at its default sends it the usual way).
-func TestSessionEarlyCallAnswersAsTheCommand(t *testing.T) {
+// A warm sessioned call prints what the same call prints one-shot: the
+// result on stdout, the tool's error, a missing argument and a misspelled
+// tool on stderr, each with its exit code.
+func TestSessionWarmCallsAnswerAsOneShot(t *testing.T) {
 	t.Parallel()
 	s := newSession(t, "same")
 	s.run(args([]string{"list-tools", "--session", "same"}, demo())...).wantCode(t, 0)
-	for _, words := range [][]string{
-		{"echo", "message=<a&b> \u00e9"},
-		{"add", "a=2", "b=3.5"}, // shorthand typed by the schema
-		{"fail"},                // isError: exit 1
-		{"echo"},                // missing argument: exit 64
-		{"ecco", "message=hi"},  // unknown tool, with a suggestion
-		{"log", "level=warning", "message=careful"},
+	for _, tc := range []struct {
+		words  []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{[]string{"echo", "message=<a&b> é"}, 0, `"text": "echo: \u003ca\u0026b\u003e é"`, ""},
+		{[]string{"add", "a=2", "b=3.5"}, 0, `"text": "5.5"`, ""}, // shorthand typed by the tool's schema
+		{[]string{"fail"}, 1, "", ""},                             // isError
+		{[]string{"echo"}, 64, "", "message"},                     // a required argument is missing
+		{[]string{"ecco", "message=hi"}, 64, "", `"echo"`},        // an unknown tool, with a suggestion
 	} {
-		early := s.run(append(append([]string{"call"}, words...), "--session", "same")...)
-		usual := s.run(append(append([]string{"call"}, words...), "--session", "same", "--timeout", "300000")...)
-		if early.stdout != usual.stdout || early.stderr != usual.stderr || early.code != usual.code {
-			t.Errorf("call %q: answered early:\n%s\nthe usual way:\n%s", words, early, usual)
+		oneShot := s.run(args(append([]string{"call"}, tc.words...), demo())...)
+		warm := s.run(append(append([]string{"call"}, tc.words...), "--session", "same")...)
+		for _, r := range []result{oneShot, warm} {
+			r.wantCode(t, tc.code)
+			if tc.stdout != "" {
+				r.wantStdout(t, tc.stdout)
+			}
+			if tc.stderr != "" {
+				r.wantStderr(t, tc.stderr)
+			}
 		}
+		if warm.stdout != oneShot.stdout {
+			t.Errorf("call %q prints\n%s\nwarm, and\n%s\none-shot", tc.words, warm.stdout, oneShot.stdout)
+		}
+	}
+}
+
+// A sessioned call takes the arguments a one-shot call takes: an object of
+// 20 MiB (over the 16 MiB sessions once refused) runs the tool as it does
+// one-shot.
+func TestSessionTakesArgumentsAsLargeAsOneShot(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, "large")
+	s.run(args([]string{"list-tools", "--session", "large"}, demo())...).wantCode(t, 0)
+	file := filepath.Join(t.TempDir(), "args.json")
+	message := strings.Repeat("x", 20<<20)
+	if err := os.WriteFile(file, []byte(`{"message":"`+message+`"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	oneShot := s.run(args([]string{"call", "echo", "@" + file}, demo())...)
+	warm := s.run("call", "echo", "@"+file, "--session", "large")
+	for _, r := range []result{oneShot, warm} {
+		r.wantCode(t, 0)
+		r.wantStdout(t, "echo: xxxxxxxx")
 	}
 }

@@ -32,6 +32,25 @@ func installed(t *testing.T) string {
 	return p
 }
 
+// npm ran the postinstall (as it does by default), so the run-mcp it put on
+// PATH is the binary itself: no Node start in front.
+func TestInstalledRunMCPIsTheBinary(t *testing.T) {
+	runMCP := installed(t)
+	if runtime.GOOS == "windows" {
+		t.Skip("on Windows npm's .cmd shim runs the Node launcher, which stays")
+	}
+	b, err := os.ReadFile(runMCP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasPrefix(string(b), "#!") {
+		t.Errorf("%s is the Node launcher: the postinstall (npm/run-mcp/install.js) did not put the binary in its place", runMCP)
+	}
+	if o := runCmd(t, nil, runMCP, "list-tools", "--", runMCP, "demo-server"); o.code != 0 || !strings.Contains(o.stdout, `"name": "echo"`) {
+		t.Errorf("the installed run-mcp's demo server: exit %d\nstdout: %s\nstderr: %s", o.code, o.stdout, o.stderr)
+	}
+}
+
 // An agent that registered the npm-installed run-mcp talks to it over stdio
 // exactly as to the binary: connect to a server, call its tool.
 func TestInstalledRunMCPServesAnAgent(t *testing.T) {

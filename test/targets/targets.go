@@ -162,11 +162,20 @@ func ServerSequentialThinking() ([]string, error) {
 	return nodeCmd(SequentialThinkingEntry)
 }
 
+// RunMCP and RunMCPDemo are run-mcp's two binaries. They ship side by side,
+// and `run-mcp demo-server` runs the run-mcp-demo beside it, so a build of
+// RunMCP builds both into the same directory.
+const (
+	RunMCP     = "./cmd/run-mcp"
+	RunMCPDemo = "./cmd/run-mcp-demo"
+)
+
 // BuildBinary runs `go build -o <dir>/<name> <pkg>` from the repository root
 // and returns the absolute path of the binary. pkg is a package path relative
 // to the root ("./cmd/run-mcp", "./test/bench/bareclient") or an import path;
-// name is its last element. Call it once per test binary (e.g. in TestMain,
-// with dir from os.MkdirTemp) rather than once per test.
+// name is its last element. For RunMCP it builds RunMCPDemo into dir too.
+// Call it once per test binary (e.g. in TestMain, with dir from
+// os.MkdirTemp) rather than once per test.
 func BuildBinary(dir, pkg string) (string, error) {
 	return BuildBinaryFlags(dir, pkg)
 }
@@ -192,6 +201,10 @@ func BuildBinaryFlags(dir, pkg string, flags ...string) (string, error) {
 		return "", fmt.Errorf("targets: go not found in PATH: %w", err)
 	}
 	args := append(append([]string{"build", "-o", out}, flags...), pkg)
+	if path.Clean(filepath.ToSlash(pkg)) == path.Clean(RunMCP) {
+		// One go build writes both into dir, named for their packages.
+		args = append(append([]string{"build", "-o", filepath.Dir(out) + string(filepath.Separator)}, flags...), RunMCP, RunMCPDemo)
+	}
 	c := exec.Command(gobin, args...)
 	c.Dir = root
 	if msg, err := c.CombinedOutput(); err != nil {

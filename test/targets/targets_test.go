@@ -111,3 +111,22 @@ func TestServerArgumentsChecked(t *testing.T) {
 		t.Errorf("ServerMemoryEnv = %q, %q", cmd, env)
 	}
 }
+
+// A build of run-mcp builds its demo server beside it, which `run-mcp
+// demo-server` runs.
+func TestBuildBinaryRunMCPBuildsTheDemoBeside(t *testing.T) {
+	dir := t.TempDir()
+	bin, err := targets.BuildBinary(dir, targets.RunMCP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Base(bin) != "run-mcp" {
+		t.Errorf("BuildBinary path = %s", bin)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "demo-server", "--help").Output()
+	if err != nil || !strings.Contains(string(out), "--crash-at-start") {
+		t.Fatalf("run-mcp demo-server --help: %v\n%s", err, out)
+	}
+}

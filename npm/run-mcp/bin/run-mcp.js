@@ -9,6 +9,11 @@
 // has to say goes to stderr. Node cannot replace itself with the binary, so it
 // waits for it, forwards the signals that stop it, and ends the way it ended:
 // the same exit code, or the same signal raised on itself.
+//
+// Where npm ran the package's postinstall (install.js), this file has been
+// replaced by the binary itself, so a command starts no Node; this launcher
+// is what runs where install scripts did not (--ignore-scripts, Windows, and
+// package managers other than npm). install.js reads PACKAGES from it.
 'use strict';
 
 const { spawn } = require('child_process');
@@ -122,4 +127,8 @@ function main() {
   });
 }
 
-main();
+if (require.main === module) {
+  main();
+}
+
+module.exports = { PACKAGES };

@@ -39,7 +39,7 @@ type config struct {
 
 // bins are the programs measured and the floors, built once.
 type bins struct {
-	runMCP, bare, hello, pipe, big, target, rusage, relay, pollRelay string
+	runMCP, demo, bare, hello, pipe, big, target, rusage, relay, pollRelay string
 }
 
 func main() {
@@ -196,12 +196,23 @@ func build(dir, runMCP string) (bins, error) {
 		}
 		*x.dst = p
 	}
-	if runMCP != "" {
-		abs, err := filepath.Abs(runMCP)
-		b.runMCP = abs
+	if runMCP == "" {
+		p, err := targets.BuildBinary(dir, targets.RunMCP) // run-mcp-demo too
+		if err != nil {
+			return b, err
+		}
+		runMCP = p
+	}
+	abs, err := filepath.Abs(runMCP)
+	if err != nil {
 		return b, err
 	}
-	p, err := targets.BuildBinary(dir, "./cmd/run-mcp")
-	b.runMCP = p
-	return b, err
+	b.runMCP = abs
+	// The fast Go target is the demo server's own binary, beside run-mcp:
+	// `run-mcp demo-server` would add a run-mcp start before it.
+	b.demo = filepath.Join(filepath.Dir(abs), "run-mcp-demo")
+	if _, err := os.Stat(b.demo); err != nil {
+		return b, fmt.Errorf("the demo server is not beside %s (%w); make build builds both", abs, err)
+	}
+	return b, nil
 }

@@ -118,9 +118,8 @@ func TestCtrlCCancelsTheCallOnTheTarget(t *testing.T) {
 	}{
 		{"int", syscall.SIGINT, 130, []string{"seconds:=60", "steps:=60"}},
 		{"term", syscall.SIGTERM, 143, []string{"seconds:=60", "steps:=60"}},
-		// key=value words alone: the call goes while run-mcp is still
-		// starting (internal/predial), and is interrupted just the same.
-		{"early", syscall.SIGINT, 130, []string{"seconds=60", "steps=60"}},
+		// key=value words alone, the quickest shape of a warm call.
+		{"shorthand", syscall.SIGINT, 130, []string{"seconds=60", "steps=60"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSession(t, "patient")

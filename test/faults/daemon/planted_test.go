@@ -35,7 +35,7 @@ func TestAPlantedSessionDirectoryIsRefused(t *testing.T) {
 		r := s.run(args...)
 		// The session directory (exit 1) or, for a call, the output
 		// directory beside it (a usage error, 64) is refused first.
-		if (r.code != 1 && r.code != 64) || !strings.Contains(r.stderr, top) || !strings.Contains(r.stderr, "symbolic link") || !strings.Contains(strings.ToLower(r.stderr), "remove it") {
+		if (r.code != 1 && r.code != 64) || !strings.Contains(r.stderr, top) || !strings.Contains(r.stderr, "symbolic link") || !strings.Contains(strings.ToLower(r.stderr), "remove it") || !strings.Contains(r.stderr, "set TMPDIR to a directory only you can write") {
 			t.Errorf("a planted link must be refused, naming it:\n%s", r)
 		}
 	}
@@ -58,7 +58,8 @@ func TestAPlantedSessionDirectoryIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := s.run("sessions")
-	if r.code != 1 || !strings.Contains(r.stderr, top) || !strings.Contains(r.stderr, "uid 65534") || !strings.Contains(r.stderr, "mode 0777") {
+	if r.code != 1 || !strings.Contains(r.stderr, top) || !strings.Contains(r.stderr, "uid 65534") || !strings.Contains(r.stderr, "mode 0777") ||
+		!strings.Contains(r.stderr, "set TMPDIR to a directory only you can write") {
 		t.Errorf("another user's 0777 directory must be refused, naming owner and mode:\n%s", r)
 	}
 	if info, _ := os.Lstat(top); info.Mode().Perm() != 0o777 {

@@ -62,7 +62,7 @@ func TestPlantedOutputDirectoryIsRefused(t *testing.T) {
 				{}, // the agent server
 			} {
 				r := run(t, tmp, args...)
-				r.want(t, 64, "refusing the output directory "+dir+": "+c.found, "remove it", "--out-dir")
+				r.want(t, 64, "refusing the output directory "+dir+": "+c.found, "remove it", "--out-dir", "set TMPDIR to a directory only you can write")
 				if _, err := os.Stat(marker); err == nil {
 					t.Errorf("the target was spawned before the output directory was checked\n%s", r)
 				}

@@ -7,6 +7,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,13 +36,78 @@ func TestDecodeRequestRefusesWhatIsNotTyped(t *testing.T) {
 		{`{"op":"stderr","session":"s","count":-1}`, ExitUsage, "count"},
 		{`{"op":"call","session":"s","tool":"t","idle_timeout":-1}`, ExitUsage, "--idle-timeout must be a positive number of minutes"},
 		{`{"op":"ping","session":"s"} {"op":"close","session":"s"}`, ExitDataErr, "more after"},
-		{`{"op":"ping","session":"s","count":"x"}`, ExitDataErr, `field "count" must be int`},
+		{`{"op":"ping","session":"s","count":"x"}`, ExitDataErr, `field "count" must be a whole number, not a JSON string`},
+		{`{"op":"ping","session":"s","count":1.5}`, ExitDataErr, `field "count" must be a whole number, not a JSON number`},
+		{`{"op":"ping","session":"s","options":{"raw":1}}`, ExitDataErr, `field "options.raw" must be true or false, not a JSON number`},
+		{`{"op":"ping","session":"s","shorthand":"a"}`, ExitDataErr, `field "shorthand" must be an array, not a JSON string`},
+		{`{"op":"ping","session":"s","caller":[]}`, ExitDataErr, `field "caller" must be an object, not a JSON array`},
+		{`["ping","s"]`, ExitDataErr, "the request is a JSON array, not an object"},
+		{`"ping"`, ExitDataErr, "the request is a JSON string, not an object"},
 		{``, ExitDataErr, "empty"},
 	} {
 		_, err := DecodeRequest([]byte(tc.line))
 		var se *Error
 		if !errors.As(err, &se) || se.Code != tc.code || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v (code %v), want exit %d with %q", tc.line, err, se, tc.code, tc.want)
+		}
+		if err != nil && goTypes.MatchString(err.Error()) {
+			t.Errorf("%s: the refusal names a Go type, which means nothing to a user: %v", tc.line, err)
+		}
+	}
+}
+
+// goTypes matches what encoding/json says of Go types ("session.Request",
+// "Go value", "int", "float64", "map[string]string").
+var goTypes = regexp.MustCompile(`session\.|Go (value|struct)|\b(u?int(8|16|32|64)?|float(32|64)|map\[|\[\]string)\b`)
+
+// What the client writes the daemon reads as it was, whatever the strings
+// and arguments hold; HTML characters travel as they are.
+func TestARequestReadsAsItWasWritten(t *testing.T) {
+	zero, idle := 0, 2.5
+	for _, req := range []Request{
+		{Op: OpPing, Session: "s"},
+		{Op: OpCall, Session: "dev", Tool: "echo", Args: json.RawMessage(`{"message":"<a&b> \u00e9 \u2028","n":12345678901234567890,"x":0.1}`),
+			Shorthand: []string{"message"}, Cwd: "/tmp/w", Options: Options{MediaThreshold: &zero, MaxText: 50000, RequestTimeoutMS: 30000, Debug: true}},
+		{Op: OpStderr, Session: "s", Count: 3, Options: Options{Raw: true, TimeoutMS: 5}},
+		{Op: OpValidate, Session: "s", Deep: true, JSON: true, IdleMinutes: &idle,
+			Caller: &Caller{Target: "node srv.js", Command: "node", Args: []string{"srv.js"}, EnvGiven: true, EnvKeys: []string{"K"}, EnvHash: "h", EnvHashes: map[string]string{"K": "h1"}}},
+	} {
+		line, err := encodeLine(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Count(line, []byte("\n")) != 1 || line[len(line)-1] != '\n' {
+			t.Fatalf("not one line: %q", line)
+		}
+		if bytes.Contains(line, []byte(`\u003c`)) {
+			t.Errorf("HTML characters were escaped, which makes a request larger than its arguments: %s", line)
+		}
+		got, err := DecodeRequest(line[:len(line)-1])
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		want := req
+		if len(want.Args) > 0 {
+			var buf bytes.Buffer
+			_ = json.Compact(&buf, want.Args)
+			want.Args = buf.Bytes()
+		}
+		if !reflect.DeepEqual(*got, want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", line, *got, want)
+		}
+	}
+}
+
+// A reply reads back as the daemon wrote it.
+func TestAReplyReadsAsItWasWritten(t *testing.T) {
+	for _, r := range []Reply{{}, {Code: 70, Stdout: "[\n  {\"text\": \"<b>\"}\n]\n", Stderr: "run-mcp: x\n"}, {Info: &Info{Pid: 7, Phase: "live", UptimeMS: 3, IdleMinutes: 1.5, DaemonPid: 8}}} {
+		line, err := encodeLine(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got Reply
+		if err := json.Unmarshal(line, &got); err != nil || !reflect.DeepEqual(got, r) {
+			t.Errorf("%s: got %+v (%v), want %+v", line, got, err, r)
 		}
 	}
 }
@@ -144,6 +212,9 @@ func FuzzDecodeRequest(f *testing.F) {
 		if !errors.As(err, &se) || (se.Code != ExitUsage && se.Code != ExitDataErr) {
 			t.Fatalf("error without an exit code of 64 or 65: %v", err)
 		}
+		if goTypes.MatchString(err.Error()) {
+			t.Fatalf("the error names a Go type: %v", err)
+		}
 		for _, secret := range secretsIn(line) {
 			if strings.Contains(err.Error(), secret) {
 				t.Fatalf("the error shows a value of the request (%q): %v", secret, err)
@@ -183,14 +254,25 @@ func secretsIn(line []byte) []string {
 			}
 		}
 	}
+	var quotable []string // plain names and field names, which may be quoted back
 	for k, v := range m {
+		if plainWord(k) {
+			quotable = append(quotable, k)
+		}
 		switch k {
 		case "op", "session", "tool", "prompt", "uri":
-			if s, ok := v.(string); ok && plainWord.MatchString(s) {
-				continue // a plain name may be quoted back
+			if s, ok := v.(string); ok && plainWord(s) {
+				quotable = append(quotable, s)
+				continue
 			}
 		}
 		walk(v)
 	}
-	return out
+	secrets := out[:0]
+	for _, s := range out {
+		if !slices.ContainsFunc(quotable, func(q string) bool { return strings.Contains(q, s) }) {
+			secrets = append(secrets, s)
+		}
+	}
+	return secrets
 }

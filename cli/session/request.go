@@ -1,89 +1,24 @@
 package session
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"regexp"
+	"reflect"
 	"strings"
-
-	"github.com/run-mcp/run-mcp/internal/jsonscan"
 )
 
-// Limits on one line of the protocol. A request carries tool arguments, so
-// it may be large, but never unbounded: the daemon must not read a 1 GB line
-// into memory. A reply carries a tool result (large text is spilled to disk
-// by the interceptor before it gets here).
-const (
-	MaxRequest = 16 << 20
-	MaxReply   = 256 << 20
-)
-
-// TooLargeError is a line over the limit; Size counts what was read of it
-// (all of it when the line ended before the read deadline).
-type TooLargeError struct{ Size, Limit int64 }
-
-func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("request too large: %d bytes (limit %d)", e.Size, e.Limit)
-}
-
-// ReadLine reads one line of at most limit bytes (without its newline). A
-// longer line is read on to its end without being kept, so the answer can
-// say how long it was, and fails with *TooLargeError.
-func ReadLine(r *bufio.Reader, limit int) ([]byte, error) {
-	var line []byte
-	var size int64
-	for {
-		chunk, err := r.ReadSlice('\n')
-		size += int64(len(chunk))
-		if size <= int64(limit)+1 { // +1: the newline does not count
-			line = append(line, chunk...)
-		} else {
-			line = nil
-		}
-		switch {
-		case err == nil:
-			if size > int64(limit)+1 {
-				return nil, &TooLargeError{Size: size - 1, Limit: int64(limit)}
-			}
-			return line[:len(line)-1], nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case size > int64(limit):
-			return nil, &TooLargeError{Size: size, Limit: int64(limit)}
-		case errors.Is(err, io.EOF) && size > 0:
-			return line, nil // the last line, without its newline
-		}
-		return nil, err
-	}
-}
-
-// DecodeRequest reads one request line. Its errors never quote a value of
-// the request (which may carry tool arguments or secrets): only field
-// names, and op and session names when they are short plain words.
+// DecodeRequest reads one request line with encoding/json into the typed
+// Request: an unknown field, a value of the wrong kind, trailing data, an
+// unknown op or a missing parameter is refused with an error that carries
+// its exit code. Its errors never quote a value of the request (which may
+// carry tool arguments or secrets): only field names, and op and session
+// names when they are short plain words.
 func DecodeRequest(line []byte) (*Request, error) {
-	req, ok := plainRequest(line)
-	if !ok {
-		var err error
-		if req, err = decodeJSON(line); err != nil {
-			return nil, err
-		}
-	}
-	if err := req.check(); err != nil {
-		return nil, err
-	}
-	return req, nil
-}
-
-// decodeJSON decodes a request with encoding/json, which tells every
-// mistake apart.
-func decodeJSON(line []byte) (*Request, error) {
 	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
 	dec.DisallowUnknownFields()
 	var req Request
 	if err := dec.Decode(&req); err != nil {
@@ -92,27 +27,37 @@ func decodeJSON(line []byte) (*Request, error) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, errorf(ExitDataErr, "the request has more after its JSON object; send one JSON object on one line")
 	}
+	if err := req.check(); err != nil {
+		return nil, err
+	}
 	return &req, nil
 }
 
-var plainWord = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+// plainWord says whether s is a short word made of letters, digits, '.',
+// '_' and '-' (starting with a letter or digit): safe to quote back, since
+// no secret looks like the name of an op, a session or a tool.
+func plainWord(s string) bool { return len(s) <= 64 && ValidName(s) }
 
 // quoted names a client-chosen word only when it is a short plain word.
 func quoted(s string) string {
-	if plainWord.MatchString(s) {
+	if plainWord(s) {
 		return fmt.Sprintf("%q", s)
 	}
 	return fmt.Sprintf("(a %d-byte value, not shown)", len(s))
 }
 
+// decodeError says what encoding/json found wrong, in the protocol's words
+// (JSON kinds and field names, never a Go type).
 func decodeError(err error) error {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
 		return errorf(ExitDataErr, "the request is not valid JSON (at byte %d); send one JSON object on one line", syn.Offset)
+	case errors.As(err, &typ) && typ.Field == "":
+		return errorf(ExitDataErr, "the request is a JSON %s, not an object; send one JSON object on one line", kindOf(typ.Value))
 	case errors.As(err, &typ):
-		return errorf(ExitDataErr, "the request's field %q must be %s", typ.Field, typ.Type)
+		return errorf(ExitDataErr, "the request's field %q must be %s, not a JSON %s", typ.Field, jsonKind(typ.Type), kindOf(typ.Value))
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return errorf(ExitDataErr, "the request is empty or cut short; send one JSON object on one line")
 	}
@@ -121,6 +66,35 @@ func decodeError(err error) error {
 			quoted(strings.Trim(field, `"`)))
 	}
 	return errorf(ExitDataErr, "the request is not a JSON object of the protocol; send one JSON object on one line")
+}
+
+// kindOf is the JSON kind encoding/json names in an UnmarshalTypeError
+// ("string", "number", "number 1.5", "array", …) without the value it may
+// add after it.
+func kindOf(value string) string {
+	kind, _, _ := strings.Cut(value, " ")
+	return kind
+}
+
+// jsonKind says what JSON a field of Go type t takes.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	return "an object"
 }
 
 // check refuses an unknown op and missing or impossible fields.
@@ -151,14 +125,10 @@ func (r *Request) check() error {
 	case r.IdleMinutes != nil && (math.IsNaN(*r.IdleMinutes) || math.IsInf(*r.IdleMinutes, 0) || *r.IdleMinutes < 0):
 		return errorf(ExitUsage, "--idle-timeout must be a positive number of minutes")
 	}
-	// An object is what the handler decodes: checking its syntax here is a
-	// scan, not a decode (the decode is the handler's, once). What the scan
-	// leaves in doubt, the decode settles.
-	if len(r.Args) == 0 || jsonscan.Object(r.Args, func(string, []byte) bool { return true }) {
-		return nil
-	}
-	if _, err := r.ArgMap(); err != nil {
-		return err
+	// The decoder has checked the arguments are valid JSON; they must be an
+	// object (or absent), which its first byte says.
+	if args := bytes.TrimSpace(r.Args); len(args) > 0 && args[0] != '{' && string(args) != "null" {
+		return errorf(ExitDataErr, "the request's args must be a JSON object of the arguments")
 	}
 	return nil
 }
@@ -171,7 +141,8 @@ func opList() string {
 	return strings.Join(names, ", ")
 }
 
-// ArgMap is the request's arguments as an object, numbers as json.Number.
+// ArgMap is the request's arguments as an object, numbers as json.Number
+// (exact, never through float64).
 func (r *Request) ArgMap() (map[string]any, error) {
 	args := map[string]any{}
 	if len(r.Args) == 0 || string(r.Args) == "null" {
