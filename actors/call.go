@@ -176,10 +176,28 @@ func (c *Conn) call(ctx context.Context, req CallRequest) (*Outcome, error) {
 				return ev.Outcome, ev.Err
 			}
 		case <-done:
-			c.Cancel(id, nil)
+			c.Cancel(id, cancelCause(ctx))
 			done = nil // its Done event follows
 		}
 	}
+}
+
+// cancelCause is why the caller's context ended, when it said (a session
+// closed, a deadline of run-mcp's own); nil for a plain cancel.
+func cancelCause(ctx context.Context) error {
+	cause := context.Cause(ctx)
+	if cause == nil || errors.Is(cause, context.Canceled) {
+		return nil
+	}
+	if errors.Is(cause, context.DeadlineExceeded) {
+		return &CallError{Code: CodeCancelled, Reason: "the caller's deadline passed; the server was told (notifications/cancelled)"}
+	}
+	var ce *CallError
+	var te *TimeoutError
+	if errors.As(cause, &ce) || errors.As(cause, &te) {
+		return cause
+	}
+	return &CallError{Code: CodeCancelled, Reason: cause.Error() + "; the server was told (notifications/cancelled)", Err: cause}
 }
 
 // methodOf names the request a call kind sends.
@@ -257,9 +275,14 @@ type callParams struct {
 	Arguments      json.RawMessage            `json:"arguments,omitempty"`
 	URI            string                     `json:"uri,omitempty"`
 	TaskID         string                     `json:"taskId,omitempty"`
-	Task           map[string]any             `json:"task,omitempty"`
+	Task           *taskParam                 `json:"task,omitempty"`
 	InputResponses map[string]json.RawMessage `json:"inputResponses,omitempty"`
 	RequestState   json.RawMessage            `json:"requestState,omitempty"`
+}
+
+// taskParam is a task-augmented call's params.task.
+type taskParam struct {
+	TTL *int64 `json:"ttl,omitempty"`
 }
 
 // sendCall sends call's request: the first, or a 2026-07-28 retry that
@@ -285,11 +308,11 @@ func (c *Conn) sendCall(st *connState, call *callState, responses map[string]jso
 					"where tasks are an extension run-mcp does not speak; connect with protocol legacy to call the tool as a task", s.protocol))
 				return
 			}
-			task := map[string]any{}
-			if call.req.Task.TTL > 0 {
-				task["ttl"] = call.req.Task.TTL.Milliseconds()
+			p.Task = &taskParam{}
+			if ttl := call.req.Task.TTL; ttl > 0 {
+				ms := ttl.Milliseconds()
+				p.Task.TTL = &ms
 			}
-			p.Task = task
 		}
 	case KindPrompt:
 		p.Name = call.req.Name

@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"sort"
@@ -80,7 +81,8 @@ type round struct {
 	shared bool
 	opened time.Time
 	items  []roundItem
-	cancel context.CancelFunc
+	cancel context.CancelCauseFunc
+	why    error // why it was withdrawn, for the host (nil: its call ended)
 	// reqID is the target's request a 2025-era round answers.
 	reqID json.RawMessage
 	// call and state are the 2026-07-28 call whose input_required it
@@ -198,7 +200,7 @@ func (c *Conn) openRound(st *connState, r *round) {
 	for _, it := range r.items {
 		q.Items = append(q.Items, Item{Method: it.method, Params: it.params})
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	r.cancel = cancel
 	host := c.env.host
 	go func() {
@@ -213,7 +215,7 @@ func (m roundAnswered) apply(c *Conn, st *connState) {
 		return // withdrawn, or its call or session ended meanwhile
 	}
 	delete(st.rounds, r.id)
-	r.cancel()
+	r.cancel(nil)
 	now := time.Now()
 	answers := m.answers
 	for len(answers) < len(r.items) {
@@ -309,7 +311,11 @@ func (c *Conn) dropRound(st *connState, r *round) {
 		return
 	}
 	delete(st.rounds, r.id)
-	r.cancel()
+	why := r.why
+	if why == nil {
+		why = errors.New("the call that asked ended")
+	}
+	r.cancel(why)
 	now := time.Now()
 	for _, call := range r.calls {
 		c.resume(call, now)
@@ -330,11 +336,16 @@ func (c *Conn) dropRound(st *connState, r *round) {
 func (c *Conn) withdrawn(st *connState, s *session, params json.RawMessage) {
 	var p struct {
 		RequestID json.RawMessage `json:"requestId"`
+		Reason    string          `json:"reason"`
 	}
 	if json.Unmarshal(params, &p) != nil || p.RequestID == nil {
 		return
 	}
 	key := wire.IDKey(p.RequestID)
+	why := "the server withdrew its question"
+	if p.Reason != "" {
+		why += ": " + p.Reason
+	}
 	for _, r := range st.rounds {
 		if r.sess == s && r.reqID != nil && wire.IDKey(r.reqID) == key {
 			now := time.Now()
@@ -342,6 +353,7 @@ func (c *Conn) withdrawn(st *connState, s *session, params json.RawMessage) {
 				c.record(st, r, Round{Kind: it.kind, Mode: it.mode, Question: it.question, Outcome: "withdrawn by the server", Duration: now.Sub(r.opened)})
 			}
 			r.reqID = nil // it expects no answer
+			r.why = errors.New(why)
 			c.dropRound(st, r)
 			return
 		}

@@ -212,7 +212,11 @@ func (c *Conn) handshakeFailed(ctx context.Context, s *session, hsCtx context.Co
 			reason = fmt.Sprintf("the server did not answer server/discover within %s (the connect budget)", fmtDur(timeout))
 		}
 		ce := c.failOpen(ctx, s, reason, err)
-		ce.Diagnosis = "It started but never answered the handshake. It may be waiting on a database, a port or stdin, " +
+		what := "initialize"
+		if slow != nil {
+			what = "server/discover"
+		}
+		ce.Diagnosis = "It started but never answered " + what + ". It may be waiting on a database, a port or stdin, " +
 			"or writing its protocol to the wrong stream (stderr instead of stdout). It was torn down. " +
 			"If it is slow but healthy, raise connect_timeout_ms (--connect-timeout from a shell)."
 		if slow != nil && s.cfg.Era.Mode == wire.EraAuto {

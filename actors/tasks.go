@@ -189,7 +189,7 @@ func (c *Conn) callTask(ctx context.Context, req CallRequest) (*Outcome, error) 
 	}
 	budget := callBudget(req.Timeout)
 	left := max(budget-created.ServerTime, time.Millisecond)
-	res, err := c.TaskResult(ctx, created.Task.ID, left, req.OnProgress)
+	res, err := c.taskResult(ctx, created.Task.ID, left, req.OnProgress, req.Tag)
 	if res == nil {
 		return nil, err
 	}
@@ -204,7 +204,13 @@ func (c *Conn) callTask(ctx context.Context, req CallRequest) (*Outcome, error) 
 // TaskResult waits for a task's result (tasks/result) within timeout, as a
 // call: the result is the Outcome's Raw, and Task is the task as last seen.
 func (c *Conn) TaskResult(ctx context.Context, id string, timeout time.Duration, onProgress func(ProgressEvent)) (*Outcome, error) {
-	res, err := c.call(ctx, CallRequest{Kind: KindTaskResult, Name: id, Timeout: timeout, OnProgress: onProgress})
+	return c.taskResult(ctx, id, timeout, onProgress, nil)
+}
+
+// taskResult is TaskResult for the call that created the task: tag is that
+// call's, so a question the server asks while the task runs rides on it.
+func (c *Conn) taskResult(ctx context.Context, id string, timeout time.Duration, onProgress func(ProgressEvent), tag any) (*Outcome, error) {
+	res, err := c.call(ctx, CallRequest{Kind: KindTaskResult, Name: id, Timeout: timeout, OnProgress: onProgress, Tag: tag})
 	if err != nil {
 		var target *TargetError
 		if errors.As(err, &target) {

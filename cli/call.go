@@ -37,7 +37,7 @@ func callTool(ctx context.Context, x *job, c *actors.Conn) error {
 	if err != nil {
 		return err
 	}
-	req := actors.CallRequest{Kind: actors.KindTool, Name: x.sp.positionals[0], Args: rawArgs(x.args), Timeout: x.g.callTimeout(headlessTimeout)}
+	req := actors.CallRequest{Kind: actors.KindTool, Name: x.sp.positionals[0], Timeout: x.g.callTimeout(headlessTimeout)}
 	if x.g.task {
 		req.Task = &actors.TaskParams{Wait: true}
 	}
@@ -79,6 +79,7 @@ func runCall(ctx context.Context, x *job, ic *intercept.Interceptor, c *actors.C
 			conversions = convertShorthand(def, x.args, x.shorthand)
 		}
 	}
+	req.Args = rawArgs(x.args) // after the shorthand took the schema's types
 	if io.fb != nil {
 		req.OnProgress = io.fb.progress
 	}
@@ -139,6 +140,8 @@ func runCall(ctx context.Context, x *job, ic *intercept.Interceptor, c *actors.C
 		if err != nil {
 			return err
 		}
+	} else if out.Unanswered {
+		body = json.RawMessage(out.Raw) // its questions, as the server asked them
 	} else if body, err = member(body, "content"); err != nil {
 		return err
 	}
@@ -147,6 +150,15 @@ func runCall(ctx context.Context, x *job, ic *intercept.Interceptor, c *actors.C
 	}
 	if res.IsError {
 		return &ExitError{Code: ExitToolError, Quiet: true, Err: errors.New("the tool reported isError")}
+	}
+	if out.Unanswered {
+		// A 2026-07-28 server that still requires input: headless, nobody
+		// can give it (forms are declined, sampling refused), so the call
+		// did not complete, as a legacy server's isError says.
+		e := exitf(ExitToolError, "the server still requires input that nobody can give from a shell (its forms are declined and sampling refused), "+
+			"so the call did not complete; the answer printed is its last input_required. Test that path through the agent server, whose host can answer")
+		e.Printed = true // stdout holds the answer
+		return e
 	}
 	return nil
 }

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"regexp"
 	"sort"
-
-	"github.com/run-mcp/run-mcp/internal/jsonscan"
 )
 
 // conversion is one key=value argument sent as the type the tool's schema
@@ -56,30 +54,8 @@ func convertShorthand(def json.RawMessage, args map[string]any, shorthand map[st
 }
 
 // declaredTypes reads the "type" each property of the tool's input schema
-// declares, as a lookup by property name. It runs on every shorthand call
-// in a session, so the common definition is scanned, not decoded (a decode
-// of the whole definition was most of the call's work in the daemon); one
-// the scan cannot read as encoding/json would is decoded as before.
+// declares, as a lookup by property name.
 func declaredTypes(def json.RawMessage) (func(name string) (json.RawMessage, bool), bool) {
-	if props, ok := scanProperties(def); ok {
-		return func(name string) (json.RawMessage, bool) {
-			prop, ok := jsonscan.Lookup(props, name)
-			if !ok {
-				return nil, false
-			}
-			typ, ok := jsonscan.Lookup(prop, "type")
-			if !ok {
-				var p struct {
-					Type json.RawMessage `json:"type"`
-				}
-				if json.Unmarshal(prop, &p) != nil {
-					return nil, false
-				}
-				typ = p.Type
-			}
-			return typ, true
-		}, true
-	}
 	var tool struct {
 		InputSchema struct {
 			Properties map[string]struct {
@@ -95,24 +71,6 @@ func declaredTypes(def json.RawMessage) (func(name string) (json.RawMessage, boo
 		return p.Type, ok
 	}, true
 }
-
-// scanProperties finds inputSchema.properties in def when each level is a
-// plain object with exactly those keys, which is how every server writes
-// them; false leaves the definition to encoding/json (which also matches
-// keys regardless of case).
-func scanProperties(def json.RawMessage) (json.RawMessage, bool) {
-	schema, ok := jsonscan.Lookup(def, "inputSchema")
-	if !ok || !isObject(schema) {
-		return nil, false
-	}
-	props, ok := jsonscan.Lookup(schema, "properties")
-	if !ok || !isObject(props) {
-		return nil, false
-	}
-	return props, true
-}
-
-func isObject(b []byte) bool { return len(b) > 0 && b[0] == '{' }
 
 // schemaTypes reads a JSON Schema "type": one name or a list of names.
 func schemaTypes(raw json.RawMessage) []string {

@@ -67,10 +67,16 @@ func (f *front) startPrimitive(ctx context.Context, r *request, a map[string]any
 			return
 		}
 	}
-	// It must wait for a connect first, or run as a task: on a goroutine.
+	// It must wait for a connect first, or run as a task: on a goroutine,
+	// which the host's cancel stops.
+	ctx, cancel := context.WithCancel(ctx)
+	r.mu.Lock()
+	r.cancel = cancel
+	r.mu.Unlock()
 	f.handlers.Add(1)
 	go func() {
 		defer f.handlers.Done()
+		defer cancel()
 		c, err := f.target(withRequest(ctx, r), a)
 		if err != nil {
 			f.replyTool(r, errResult(f.notConnected("call_mcp_primitive", err)))
@@ -104,11 +110,16 @@ func (f *front) target(ctx context.Context, a map[string]any) (*actors.Conn, err
 	return f.reg.Resolve(name, true)
 }
 
-// send hands the call to its connection.
+// send hands the call to its connection, unless the host cancelled it
+// meanwhile: then it never runs.
 func (f *front) send(p *primitive, c *actors.Conn, call actors.CallRequest) {
 	p.mu.Lock()
 	p.conn = c
+	gone := p.req != nil && p.req.isCancelled()
 	p.mu.Unlock()
+	if gone {
+		return
+	}
 	id, err := c.Start(call)
 	if err != nil {
 		f.replyTool(p.carrier(), errResult(f.notConnected("call_mcp_primitive", err)))
@@ -210,7 +221,7 @@ func (f *front) finish(p *primitive, ev actors.CallEvent) {
 		return
 	}
 	p.mu.Unlock()
-	if ev.Err == nil && ev.Outcome != nil && !p.meta && p.kind == actors.KindTool && ev.Outcome.Task == nil &&
+	if ev.Err == nil && ev.Outcome != nil && !p.meta && p.maxText == 0 && p.kind == actors.KindTool && ev.Outcome.Task == nil &&
 		!ev.Outcome.Unanswered && f.plainResult(ev.Outcome.Raw) {
 		f.reply(r, ev.Outcome.Raw)
 		f.disconnectAfter(p)

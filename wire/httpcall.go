@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -38,6 +39,10 @@ func (h *HTTP) call(ctx context.Context, r *inflight, o Outbound, after <-chan s
 		h.expire(session)
 		h.fail(o.Key, statusError(resp, at, true))
 		return
+	case resp.StatusCode/100 == 4 && mediaType(resp) == "application/json" && h.errorAnswer(resp, at.Redacted(), o.Key):
+		// The server refused the request with its JSON-RPC error (a
+		// 2026-07-28 server answers -32022 with 400): the answer.
+		return
 	case resp.StatusCode != http.StatusOK:
 		h.fail(o.Key, statusError(resp, at, false))
 		return
@@ -51,6 +56,23 @@ func (h *HTTP) call(ctx context.Context, r *inflight, o Outbound, after <-chan s
 	default:
 		h.fail(o.Key, statusError(resp, at, false))
 	}
+}
+
+// errorAnswer delivers a JSON-RPC error that answers request key, sent with
+// an HTTP error status; false (nothing delivered) when the body is not that.
+func (h *HTTP) errorAnswer(resp *http.Response, at, key string) bool {
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	if err != nil {
+		return false
+	}
+	msgs, _ := decodeMessages(data, "the answer from "+at, time.Now())
+	if len(msgs) != 1 || msgs[0].Error == nil || IDKey(msgs[0].ID) != key {
+		resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(data), resp.Body))
+		return false
+	}
+	stamp(msgs, key)
+	h.deliver(Inbound{Messages: msgs})
+	return true
 }
 
 // closeWith closes resp's body when ctx ends (a RoundTripper need not

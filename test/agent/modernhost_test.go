@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -121,33 +122,46 @@ func TestModernHostInputRequiredRoundTrip(t *testing.T) {
 	}
 }
 
-// A question the host never answers does not keep the call forever: after
-// the call's timeout it is cancelled and its requestState is void.
-func TestModernHostAbandonedInputRequired(t *testing.T) {
+// A 2026-07-28 host's time to answer counts as input wait, never as server
+// time: a form held longer than the call's timeout_ms is answered and the
+// call completes. A call that ends while its question waits (here its
+// connection is disconnected) voids its requestState, and a retry that
+// comes late is told why in words.
+func TestModernHostFormHeldPastTheTimeout(t *testing.T) {
 	t.Parallel()
 	h := startRawModern(t)
 	h.send(t, modernCall("c", "connect_to_mcp", map[string]any{"command": bin, "args": demoArgs()}, nil))
 	h.await(t, "c")
-	h.send(t, modernCall("1", "call_mcp_primitive", tool("ask_name", nil, "timeout_ms", 300), nil))
+	h.send(t, modernCall("1", "call_mcp_primitive", tool("ask_name", nil, "timeout_ms", 300, "include_metadata", true), nil))
 	key, _, state := inputRequired(t, h.await(t, "1"))
-	n := 0
-	idle := eventually(10*time.Second, func() bool {
-		n++
-		id := "s" + strings.Repeat("x", n)
+	// The person takes longer than timeout_ms; the call waits on its
+	// question meanwhile.
+	waited := time.Now()
+	for n := 0; time.Since(waited) < 600*time.Millisecond; n++ {
+		id := "s" + strconv.Itoa(n)
 		h.send(t, modernCall(id, "mcp_server_status", map[string]any{}, nil))
-		text, _ := resultText(t, h.await(t, id))
-		return strings.Contains(text, "Calls in flight: 0")
-	})
-	if !idle {
-		t.Fatal("the abandoned call is still in flight")
+		if text, _ := resultText(t, h.await(t, id)); !strings.Contains(text, "Calls in flight: 1") {
+			t.Fatalf("the call waiting on its question is not in flight:\n%s", text)
+		}
 	}
-	h.send(t, modernCall("2", "call_mcp_primitive", tool("ask_name", nil), map[string]any{"requestState": state,
+	h.send(t, modernCall("2", "call_mcp_primitive", tool("ask_name", nil, "timeout_ms", 300, "include_metadata", true), map[string]any{"requestState": state,
+		"inputResponses": map[string]any{key: map[string]any{"action": "accept", "content": map[string]any{"name": "Bo", "colour": "green"}}}}))
+	text, isErr := resultText(t, h.await(t, "2"))
+	if isErr || !strings.Contains(text, "accepted: name=Bo colour=green") {
+		t.Fatalf("the answered call: %q (error %v)", text, isErr)
+	}
+
+	h.send(t, modernCall("3", "call_mcp_primitive", tool("ask_name", nil), nil))
+	key, _, state = inputRequired(t, h.await(t, "3"))
+	h.send(t, modernCall("d", "disconnect_from_mcp", map[string]any{}, nil))
+	h.await(t, "d")
+	h.send(t, modernCall("4", "call_mcp_primitive", tool("ask_name", nil), map[string]any{"requestState": state,
 		"inputResponses": map[string]any{key: map[string]any{"action": "decline"}}}))
-	if text, isErr := resultText(t, h.await(t, "2")); !isErr || !strings.Contains(text, "requestState names no call waiting for input") {
-		t.Errorf("the retry of an abandoned call: %q", text)
+	if text, isErr := resultText(t, h.await(t, "4")); !isErr || !strings.Contains(text, "has ended: the call ended before the host answered") {
+		t.Errorf("the retry of a call that ended: %q", text)
 	}
 	b, _ := json.Marshal(state)
 	if len(b) < 30 {
-		t.Errorf("requestState %s is short enough to guess", b)
+		t.Errorf("requestState %s is too short to be unguessable", b)
 	}
 }

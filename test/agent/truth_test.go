@@ -169,18 +169,21 @@ func TestCallCancelledWhileConnectingNeverRuns(t *testing.T) {
 	h.send(t, toolCall("status", "mcp_server_status", map[string]any{"connection": "slow"}))
 	h.await(t, "status")
 	h.send(t, map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": map[string]any{"requestId": "doomed", "reason": "changed my mind"}})
-	text, isErr := resultText(t, h.await(t, "doomed"))
-	// Cancelled while it waited ("never ran") or, on a loaded machine,
-	// before its handler began ("nothing was done"): either way not run.
-	if !isErr || !strings.HasPrefix(text, "CANCELLED: ") || !strings.Contains(text, "never ran") && !strings.Contains(text, "nothing was done") {
-		t.Errorf("cancelled call: got %q (error %v), want CANCELLED … never ran", text, isErr)
-	}
 	if text, isErr := resultText(t, h.await(t, "connect")); isErr {
 		t.Fatalf("connect: %s", text)
 	}
 	h.send(t, toolCall("real", "call_mcp_primitive", map[string]any{"type": "tool", "name": "stderr", "arguments": map[string]any{"lines": 1}, "connection": "slow"}))
 	if text, isErr := resultText(t, h.await(t, "real")); isErr || text != "wrote 1 line" {
 		t.Fatalf("stderr tool: %q", text)
+	}
+	// A cancelled request is never answered (MCP: the receiver of a
+	// cancellation sends no response); the doomed call was taken up before
+	// the real one, so its answer would be in by now.
+	h.mu.Lock()
+	_, answered := h.replies["doomed"]
+	h.mu.Unlock()
+	if answered {
+		t.Errorf("the cancelled call was answered")
 	}
 	var out string
 	ok := eventually(5*time.Second, func() bool {

@@ -45,13 +45,14 @@ type roundsOut struct {
 }
 
 // A headless 2026-07-28 call whose server keeps asking after the
-// deterministic decline completes: its JSON is the server's last
-// input_required result, with the rounds, instead of a retry-limit error.
+// deterministic decline ends as a legacy one does, isError and exit 1: its
+// JSON is the server's last input_required result, with the rounds, instead
+// of a retry-limit error.
 func TestHeadlessInputRequiredDeclined(t *testing.T) {
 	args := append([]string{"call", "confirm-deploy", "env=prod", "--raw", "--protocol", "2026-07-28"}, tsV2(t)...)
 	r := run(t, args...)
-	if r.code != 0 {
-		t.Fatalf("the call must complete: %s", r)
+	if r.code != 1 || !strings.Contains(r.stderr, "still requires input that nobody can give from a shell") {
+		t.Fatalf("the call must end unanswered, exit 1: %s", r)
 	}
 	env := rawEnvelope8(t, r)
 	if string(env["resultType"]) != `"input_required"` {
@@ -72,8 +73,8 @@ func TestHeadlessInputRequiredDeclined(t *testing.T) {
 func TestHeadlessInputRequiredSamplingRefused(t *testing.T) {
 	args := append([]string{"call", "summarize", "text=hello", "--raw", "--protocol", "2026-07-28"}, tsV2(t)...)
 	r := run(t, args...)
-	if r.code != 0 {
-		t.Fatalf("the call must complete: %s", r)
+	if r.code != 1 || !strings.Contains(r.stderr, "still requires input that nobody can give from a shell") {
+		t.Fatalf("the call must end unanswered, exit 1: %s", r)
 	}
 	var rounds roundsOut
 	_ = json.Unmarshal(rawEnvelope8(t, r)["input_requests"], &rounds)
