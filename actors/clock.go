@@ -36,7 +36,7 @@ type callState struct {
 	noise, errs  int
 	task         *TaskInfo
 	unanswered   bool
-	declined     bool // a question of it was declined because nobody here can answer
+	declined     bool            // a question of it was declined because nobody here can answer
 	lastRequired json.RawMessage // the last input_required of a 2026-07-28 call
 
 	waitingConnect bool // handed in while the connection was connecting

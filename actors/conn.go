@@ -116,8 +116,8 @@ type connState struct {
 	refresh     *refresh // a tools/list under way for calls that wait on it
 	calls       map[CallID]*callState
 	// byToken finds a call by the progress token it offered.
-	byToken     map[string]*callState
-	pending     map[string]*pending
+	byToken map[string]*callState
+	pending map[string]*pending
 	// late are the keys of requests given up on, whose answers may still
 	// come and are no transport error (bounded: see forget).
 	late      map[string]bool

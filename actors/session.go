@@ -49,7 +49,7 @@ type session struct {
 	// started still serves the channel.
 	launcher  string
 	redirects []wire.Redirect
-	stopped      chan struct{}
+	stopped   chan struct{}
 	// stopGrace is how long stop waits after closing the target's stdin
 	// before SIGTERM.
 	stopGrace time.Duration

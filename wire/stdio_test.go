@@ -16,7 +16,7 @@ import (
 type pipeTarget struct {
 	ch     *Stdio
 	sink   chan Inbound
-	closed bool // the test has seen the last Inbound
+	closed bool     // the test has seen the last Inbound
 	stdout *os.File // the target's stdout, written by the test
 	stdin  *os.File // the target's stdin, read by the test
 }
