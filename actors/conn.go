@@ -2,9 +2,11 @@ package actors
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -280,5 +282,320 @@ func (c *Conn) shutdownState(st *connState) {
 	c.failAll(st, func(*callState) error { return &CallError{Code: CodeCancelled, Reason: "run-mcp is shutting down"} })
 	if s := st.sess; s != nil {
 		c.retire(st, s)
+	}
+}
+
+// pending is a request run-mcp sent a target and waits for the answer to,
+// filed by its id on the actor. Exactly one of call, reply, stream and
+// refresh says who waits for it.
+type pending struct {
+	sess   *session
+	method string
+	// call is the call this request belongs to (a call may send several:
+	// each input round of a 2026-07-28 call is answered by a new request).
+	call *callState
+	// reply is an operation waiting for the answer (a housekeeping
+	// request, the handshake); buffered, so the actor never waits on it.
+	reply chan answer
+	// stream is a subscriptions/listen stream: its answer ends it.
+	stream *stream
+	// refresh is a tools/list page asked for calls that wait on it.
+	refresh *refresh
+}
+
+// answer is what became of a request: the result as sent, or why not.
+type answer struct {
+	result json.RawMessage
+	err    error
+}
+
+// rpcRequest is a request on the wire.
+type rpcRequest struct {
+	JSONRPC string `json:"jsonrpc"`
+	ID      string `json:"id"`
+	Method  string `json:"method"`
+	Params  any    `json:"params,omitempty"`
+}
+
+// rpcNotification is a notification on the wire.
+type rpcNotification struct {
+	JSONRPC string `json:"jsonrpc"`
+	Method  string `json:"method"`
+	Params  any    `json:"params,omitempty"`
+}
+
+// rpcResponse is an answer to a target's request.
+type rpcResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result,omitempty"`
+	Error   *wire.RPCError  `json:"error,omitempty"`
+}
+
+// send writes a request to s and files p under its id. name is the tool,
+// prompt or resource it names (Mcp-Name over HTTP).
+func (c *Conn) send(st *connState, s *session, p *pending, params any, name string) (key string, err error) {
+	st.reqSeq++
+	id := "run-mcp-" + strconv.FormatInt(st.reqSeq, 10)
+	b, err := json.Marshal(rpcRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: p.method, Params: params})
+	if err != nil {
+		return "", fmt.Errorf("encode the %s request: %w", p.method, err)
+	}
+	key = wire.IDKey(mustJSON(id))
+	p.sess = s
+	st.pending[key] = p
+	if err := s.ch.Send(wire.Outbound{Msg: b, Key: key, Method: p.method, Name: name, Protocol: s.protocol}); err != nil {
+		delete(st.pending, key)
+		return "", err
+	}
+	return key, nil
+}
+
+// notify writes a notification to s; a channel already closed is not an
+// error worth reporting (the target is gone).
+func (c *Conn) notify(s *session, method string, params any) {
+	b, err := json.Marshal(rpcNotification{JSONRPC: mcp.JSONRPC_VERSION, Method: method, Params: params})
+	if err != nil {
+		return
+	}
+	_ = s.ch.Send(wire.Outbound{Msg: b, Method: method, Protocol: s.protocol})
+}
+
+// respond answers a request of the target.
+func (c *Conn) respond(s *session, id json.RawMessage, result any, rpcErr *wire.RPCError) {
+	resp := rpcResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Result: result, Error: rpcErr}
+	if rpcErr == nil && result == nil {
+		resp.Result = struct{}{}
+	}
+	b, err := json.Marshal(resp)
+	if err != nil {
+		b, _ = json.Marshal(rpcResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: id,
+			Error: &wire.RPCError{Code: mcp.INTERNAL_ERROR, Message: "run-mcp could not encode its answer: " + err.Error()}})
+	}
+	_ = s.ch.Send(wire.Outbound{Msg: b, Protocol: s.protocol})
+}
+
+// forget drops a request given up on: its answer, if it still comes, is
+// expected and no transport error. The set is bounded: a server that never
+// answers thousands of timed-out requests must not grow it without end.
+func (c *Conn) forget(st *connState, key string) {
+	p := st.pending[key]
+	delete(st.pending, key)
+	if p != nil && p.sess != nil {
+		p.sess.ch.Forget(key)
+	}
+	const maxLate = 4096
+	if !st.late[key] {
+		st.late[key] = true
+		st.lateOrder = append(st.lateOrder, key)
+		if len(st.lateOrder) > maxLate {
+			delete(st.late, st.lateOrder[0])
+			st.lateOrder = st.lateOrder[1:]
+		}
+	}
+}
+
+// cancelRequest tells the target that run-mcp no longer waits for the
+// request key, and forgets it.
+func (c *Conn) cancelRequest(st *connState, key, reason string) {
+	p := st.pending[key]
+	c.forget(st, key)
+	if p == nil || p.sess == nil || p.sess.channelEnded {
+		return
+	}
+	var id any
+	_ = json.Unmarshal([]byte(key), &id)
+	c.notify(p.sess, string(mcp.MethodNotificationCancelled), map[string]any{"requestId": id, "reason": reason})
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only called with strings
+	}
+	return b
+}
+
+// targetError turns a JSON-RPC error answer into a TargetError.
+func targetError(e *wire.RPCError) *TargetError {
+	te := &TargetError{Code: e.Code, Message: e.Message}
+	if len(e.Data) > 0 {
+		te.Data = e.Data
+	}
+	return te
+}
+
+// inbound is what a session's channel handed over: the answers to run-mcp's
+// requests, the target's notifications and requests, its stdout noise, and
+// at last the channel's end. The actor reads it straight from the channel's
+// sink (loop), not through the mailbox.
+type inbound struct {
+	s  *session
+	in wire.Inbound
+}
+
+func (m inbound) apply(c *Conn, st *connState) {
+	s := m.s
+	if s == nil {
+		return
+	}
+	s.evidence.File(m.in)
+	s.redirects = append(s.redirects, m.in.Redirects...)
+	for i := range m.in.Messages {
+		c.message(st, s, &m.in.Messages[i])
+	}
+	for _, f := range m.in.Failed {
+		if p := st.pending[f.Key]; p != nil && p.sess == s {
+			delete(st.pending, f.Key)
+			c.failPending(st, p, f.Err)
+		}
+	}
+	if m.in.Closed {
+		c.channelClosed(st, s, m.in.Err)
+	}
+}
+
+func (c *Conn) message(st *connState, s *session, m *wire.Message) {
+	switch {
+	case m.IsRequest() || m.Invalid != "":
+		c.targetRequest(st, s, m)
+	case m.IsNotification():
+		c.notification(st, s, m)
+	case m.ID != nil:
+		c.response(st, s, m)
+	default:
+		s.evidence.AddError(wire.TransportError{Time: m.Time, Line: m.Line,
+			Message: fmt.Sprintf("an error without an id (%d %s): it answers no request", errCode(m.Error), errMessage(m.Error))})
+	}
+}
+
+func errCode(e *wire.RPCError) int {
+	if e == nil {
+		return 0
+	}
+	return e.Code
+}
+
+func errMessage(e *wire.RPCError) string {
+	if e == nil {
+		return ""
+	}
+	return e.Message
+}
+
+// response hands an answer to whoever waits for it.
+func (c *Conn) response(st *connState, s *session, m *wire.Message) {
+	key := wire.IDKey(m.ID)
+	p := st.pending[key]
+	if p == nil || p.sess != s {
+		if !st.late[key] {
+			s.evidence.AddError(wire.TransportError{Time: m.Time, Line: m.Line,
+				Message: "a response to a request run-mcp never sent (id " + key + ")"})
+		}
+		return
+	}
+	switch {
+	case p.call != nil:
+		c.callAnswered(st, p.call, m)
+	case p.reply != nil:
+		delete(st.pending, key)
+		if m.Error != nil {
+			p.reply <- answer{err: targetError(m.Error)}
+		} else {
+			p.reply <- answer{result: m.Result}
+		}
+	case p.stream != nil:
+		delete(st.pending, key)
+		p.stream.answered(m)
+	case p.refresh != nil:
+		delete(st.pending, key)
+		c.refreshPage(st, p.refresh, m)
+	}
+}
+
+// notification files what the target announced, acts on what concerns
+// run-mcp, and forwards it to the host.
+func (c *Conn) notification(st *connState, s *session, m *wire.Message) {
+	if s.modern && isChangeNotification(m.Method) && subscriptionID(m.Params) == "" {
+		// Still delivered: the evidence is that it came, not what it said.
+		s.evidence.AddError(wire.TransportError{Time: m.Time, Line: m.Line, EraRule: true,
+			Message: fmt.Sprintf("an unsolicited %s on a 2026-07-28 connection: that era sends change notifications only on a subscriptions/listen stream, tagged with its subscription id", m.Method)})
+	}
+	switch m.Method {
+	case string(mcp.MethodNotificationProgress):
+		c.progress(st, m)
+	case string(mcp.MethodNotificationToolsListChanged):
+		st.tools = nil // the next checked call lists the tools afresh
+	case mcp.MethodNotificationSubscriptionsAcknowledged:
+		c.acknowledged(st, s, m)
+	case mcp.MethodNotificationTasksStatus:
+		s.tasks.onStatus(m.Params)
+	case string(mcp.MethodNotificationCancelled):
+		c.withdrawn(st, s, m.Params)
+	}
+	st.notes.add(m.Method, m.Params, m.Time)
+	c.env.host.Notify(c.name, m.Method, m.Params)
+}
+
+// isChangeNotification names the notifications the 2026-07-28 era sends
+// only on a subscriptions/listen stream.
+func isChangeNotification(method string) bool {
+	switch mcp.MCPMethod(method) {
+	case mcp.MethodNotificationToolsListChanged, mcp.MethodNotificationPromptsListChanged,
+		mcp.MethodNotificationResourcesListChanged, mcp.MethodNotificationResourceUpdated:
+		return true
+	}
+	return false
+}
+
+// subscriptionID reads params._meta's subscription id ("" when absent).
+func subscriptionID(params json.RawMessage) string {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return ""
+	}
+	raw, ok := p.Meta[mcp.MetaKeySubscriptionID]
+	if !ok {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
+}
+
+// progress files a notifications/progress under the call whose token it
+// names; a target may keep sending progress after a call ended, which is
+// logged but attributed to nothing.
+func (c *Conn) progress(st *connState, m *wire.Message) {
+	var p struct {
+		Token    json.RawMessage `json:"progressToken"`
+		Progress float64         `json:"progress"`
+		Total    float64         `json:"total"`
+		Message  string          `json:"message"`
+	}
+	if json.Unmarshal(m.Params, &p) != nil {
+		return
+	}
+	var token string
+	if json.Unmarshal(p.Token, &token) != nil {
+		token = string(p.Token)
+	}
+	call := st.byToken[token]
+	if call == nil || call.done {
+		return
+	}
+	ev := ProgressEvent{At: m.Time.Sub(call.started), Progress: p.Progress, Total: p.Total, Message: p.Message}
+	ev.AtMS = ev.At.Milliseconds()
+	call.progress = append(call.progress, ev)
+	select {
+	case call.req.Events <- CallEvent{ID: call.id, Tag: call.req.Tag, Progress: &ev}:
+	default: // a caller that cannot keep up misses an update; the outcome lists them all
+	}
+	if call.settling && !incomplete(ev) {
+		c.finish(st, call, call.result, nil)
 	}
 }

@@ -1,6 +1,7 @@
 package mcpfront
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,13 +13,87 @@ import (
 	"github.com/run-mcp/run-mcp/actors"
 )
 
-// call_mcp_primitive has one path. The reader of stdin checks the request
+// tools/call is read on the reader of stdin (toolCall): the tool found,
+// its arguments checked against its closed schema. call_mcp_primitive then
+// has one path. The reader of stdin checks the request
 // and hands it to its connection's actor (Conn.Start) with the front's one
 // events channel; no goroutine waits for it. The actor streams its progress
 // and, at the end, its outcome to that channel, where consume shapes the
 // answer and writes it. Only a call that must first wait (its connection is
 // being opened, auto_connect must open it) or that runs as a task prepares
 // on a goroutine of its own; it then takes the same path.
+
+// toolCall serves tools/call: the tool is found and its arguments checked
+// against its closed schema on the reader's goroutine; call_mcp_primitive
+// then goes to its connection without a goroutine of its own (calls.go),
+// and every other tool runs on a goroutine (they connect, stop, read files).
+func (f *front) toolCall(ctx context.Context, r *request) {
+	var p struct {
+		Name           string                     `json:"name"`
+		Arguments      json.RawMessage            `json:"arguments"`
+		RequestState   *string                    `json:"requestState"`
+		InputResponses map[string]json.RawMessage `json:"inputResponses"`
+	}
+	if err := json.Unmarshal(r.params, &p); err != nil {
+		f.replyError(r, mcp.INVALID_PARAMS, "Invalid params: tools/call needs params {name, arguments}: "+err.Error())
+		return
+	}
+	d, ok := f.tool(p.Name)
+	if !ok {
+		f.replyError(r, mcp.INVALID_PARAMS, f.unknownTool(p.Name))
+		return
+	}
+	args, err := decodeArgs(p.Arguments)
+	if err == nil {
+		err = checkArgs(d.name, d.schema, args)
+	}
+	f.track(r)
+	if err != nil {
+		f.replyTool(r, errResult(err))
+		return
+	}
+	if p.RequestState != nil {
+		f.resume(r, d.name, args, *p.RequestState, p.InputResponses)
+		return
+	}
+	if d.name == "call_mcp_primitive" {
+		f.startPrimitive(ctx, r, args, rawArgsOf(p.Arguments))
+		return
+	}
+	f.runHandler(ctx, r, d, args)
+}
+
+// decodeArgs reads a call's arguments with their numbers as the host wrote
+// them (json.Number), for the schema check and the handlers.
+func decodeArgs(raw json.RawMessage) (map[string]any, error) {
+	args := map[string]any{}
+	if len(raw) == 0 || string(raw) == "null" {
+		return args, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&args); err != nil {
+		return nil, &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: "arguments must be a JSON object: " + err.Error()}
+	}
+	return args, nil
+}
+
+// rawArgsOf keeps the tool's own arguments (call_mcp_primitive's
+// arguments or args) exactly as the host wrote them, for the target.
+func rawArgsOf(raw json.RawMessage) json.RawMessage {
+	var a struct {
+		Arguments json.RawMessage `json:"arguments"`
+		Args      json.RawMessage `json:"args"`
+	}
+	_ = json.Unmarshal(raw, &a)
+	if len(a.Arguments) > 0 && string(a.Arguments) != "null" {
+		return a.Arguments
+	}
+	if string(a.Args) == "null" {
+		return nil
+	}
+	return a.Args
+}
 
 // primitive is one call_mcp_primitive on its way through the engine.
 type primitive struct {

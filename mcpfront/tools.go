@@ -1,7 +1,6 @@
 package mcpfront
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -126,46 +125,6 @@ func (f *front) listTools() (json.RawMessage, error) {
 	return json.Marshal(map[string]any{"tools": tools})
 }
 
-// toolCall serves tools/call: the tool is found and its arguments checked
-// against its closed schema on the reader's goroutine; call_mcp_primitive
-// then goes to its connection without a goroutine of its own (calls.go),
-// and every other tool runs on a goroutine (they connect, stop, read files).
-func (f *front) toolCall(ctx context.Context, r *request) {
-	var p struct {
-		Name           string                     `json:"name"`
-		Arguments      json.RawMessage            `json:"arguments"`
-		RequestState   *string                    `json:"requestState"`
-		InputResponses map[string]json.RawMessage `json:"inputResponses"`
-	}
-	if err := json.Unmarshal(r.params, &p); err != nil {
-		f.replyError(r, mcp.INVALID_PARAMS, "Invalid params: tools/call needs params {name, arguments}: "+err.Error())
-		return
-	}
-	d, ok := f.tool(p.Name)
-	if !ok {
-		f.replyError(r, mcp.INVALID_PARAMS, f.unknownTool(p.Name))
-		return
-	}
-	args, err := decodeArgs(p.Arguments)
-	if err == nil {
-		err = checkArgs(d.name, d.schema, args)
-	}
-	f.track(r)
-	if err != nil {
-		f.replyTool(r, errResult(err))
-		return
-	}
-	if p.RequestState != nil {
-		f.resume(r, d.name, args, *p.RequestState, p.InputResponses)
-		return
-	}
-	if d.name == "call_mcp_primitive" {
-		f.startPrimitive(ctx, r, args, rawArgsOf(p.Arguments))
-		return
-	}
-	f.runHandler(ctx, r, d, args)
-}
-
 // tool finds one of run-mcp's tools by name.
 func (f *front) tool(name string) (toolDef, bool) {
 	for _, d := range f.defs {
@@ -185,38 +144,6 @@ func (f *front) unknownTool(name string) string {
 		text += fmt.Sprintf(" Did you mean %q?", s)
 	}
 	return text + " Its tools: " + strings.Join(names, ", ")
-}
-
-// decodeArgs reads a call's arguments with their numbers as the host wrote
-// them (json.Number), for the schema check and the handlers.
-func decodeArgs(raw json.RawMessage) (map[string]any, error) {
-	args := map[string]any{}
-	if len(raw) == 0 || string(raw) == "null" {
-		return args, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&args); err != nil {
-		return nil, &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: "arguments must be a JSON object: " + err.Error()}
-	}
-	return args, nil
-}
-
-// rawArgsOf keeps the tool's own arguments (call_mcp_primitive's
-// arguments or args) exactly as the host wrote them, for the target.
-func rawArgsOf(raw json.RawMessage) json.RawMessage {
-	var a struct {
-		Arguments json.RawMessage `json:"arguments"`
-		Args      json.RawMessage `json:"args"`
-	}
-	_ = json.Unmarshal(raw, &a)
-	if len(a.Arguments) > 0 && string(a.Arguments) != "null" {
-		return a.Arguments
-	}
-	if string(a.Args) == "null" {
-		return nil
-	}
-	return a.Args
 }
 
 // runHandler runs a tool other than call_mcp_primitive on a goroutine of
