@@ -9,8 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/run-mcp/run-mcp/internal/spinread"
 )
 
 // Spec says what to run.
@@ -65,7 +63,6 @@ type Process struct {
 	child   child
 	stdin   *os.File
 	stdout  *os.File
-	out     *spinread.Reader // stdout, read by the transport
 	stderrR *os.File
 	stderr  *Ring
 	// stderrBase is the ring's position before this process's first line.
@@ -98,7 +95,6 @@ func StartInto(spawner *Spawner, spec Spec, ring *Ring) (*Process, error) {
 	if err := p.start(spawner, path); err != nil {
 		return nil, err
 	}
-	p.out = spinread.New(p.stdout, spawner.spin)
 	p.stderrBase = ring.begin(p) // before the drain, so the marker precedes the first line
 	go p.drainStderr()
 	go p.wait()
@@ -199,9 +195,10 @@ func (p *Process) Pid() int { return p.child.pid() }
 // Stdin is the write end of the target's stdin (supports write deadlines).
 func (p *Process) Stdin() *os.File { return p.stdin }
 
-// Stdout is the read end of the target's stdout, which its reader may be
-// told an answer is due on (spinread).
-func (p *Process) Stdout() *spinread.Reader { return p.out }
+// Stdout is the read end of the target's stdout, non-blocking and in the
+// runtime's poller (so read deadlines work). Its one reader, the transport,
+// closes it.
+func (p *Process) Stdout() *os.File { return p.stdout }
 
 // Stderr is the ring the target's stderr is drained into.
 func (p *Process) Stderr() *Ring { return p.stderr }
@@ -257,7 +254,7 @@ func (p *Process) wait() {
 	// deadline instead ends only a read that would wait, on something the
 	// kernel would not kill that still holds the other end; a read that
 	// finds data returns it. The reader (the Transport) closes the pipe.
-	if p.out.SetReadDeadline(time.Now().Add(drainGrace)) != nil {
+	if p.stdout.SetReadDeadline(time.Now().Add(drainGrace)) != nil {
 		_ = p.stdout.Close()
 	}
 	_ = p.stderrR.Close()

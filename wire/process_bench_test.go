@@ -9,7 +9,7 @@ import (
 // start (on Linux, the supervisor's own start included) and a graceful stop
 // of a server that exits at stdin EOF.
 func BenchmarkStartStop(b *testing.B) {
-	sp := NewSpawner(nil)
+	sp := NewSpawner()
 	defer sp.Close()
 	var start, stop time.Duration
 	for b.Loop() {

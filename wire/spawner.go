@@ -5,8 +5,6 @@ import (
 	"os/exec"
 	"runtime"
 	"sync"
-
-	"github.com/run-mcp/run-mcp/internal/spinread"
 )
 
 // ErrSpawnerClosed is returned by Start after Close.
@@ -24,7 +22,6 @@ type Spawner struct {
 	mu       sync.Mutex
 	closed   bool
 	started  bool // the forking goroutine runs: started by the first Start
-	spin     *spinread.Budget
 }
 
 type spawnRequest struct {
@@ -35,11 +32,9 @@ type spawnRequest struct {
 // NewSpawner returns a Spawner; its forking goroutine starts with the first
 // Start, so that one that never starts a child (a one-shot command, whose
 // server a spare supervisor starts) costs no thread, at its start or at its
-// Close. Close it after every child it started has been stopped. The
-// readers of its processes' stdout try for an answer due within spin's
-// limits (nil: never).
-func NewSpawner(spin *spinread.Budget) *Spawner {
-	return &Spawner{requests: make(chan spawnRequest), done: make(chan struct{}), spin: spin}
+// Close. Close it after every child it started has been stopped.
+func NewSpawner() *Spawner {
+	return &Spawner{requests: make(chan spawnRequest), done: make(chan struct{})}
 }
 
 func (s *Spawner) loop() {

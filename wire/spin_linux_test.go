@@ -18,13 +18,13 @@ func trying(t *testing.T, spec Spec) (*Process, *Transport) {
 	t.Helper()
 	prev := runtime.GOMAXPROCS(1)
 	t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
-	sp := NewSpawner(spinread.NewBudget(2))
+	sp := NewSpawner()
 	t.Cleanup(sp.Close)
 	p, err := Start(sp, spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := NewTransport(p.Stdout(), p.Stdin(), &Evidence{})
+	tr := NewTransport(spinread.New(p.Stdout(), spinread.NewBudget(2)), p.Stdin(), &Evidence{})
 	if err := tr.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}

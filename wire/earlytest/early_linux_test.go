@@ -43,7 +43,7 @@ func TestSpawnStopsAnEarlyTargetThatIsNotItsOwn(t *testing.T) {
 	supervise.StartSpare(&early)
 	pid := waitPid(t, pidFile)
 
-	sp := wire.NewSpawner(nil)
+	sp := wire.NewSpawner()
 	defer sp.Close()
 	p, err := wire.StartInto(sp, wire.Spec{Command: shPath, Args: []string{"-c", "cat"}, Dir: dir}, wire.NewRing())
 	if err != nil {
