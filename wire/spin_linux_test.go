@@ -4,7 +4,6 @@ import (
 	"context"
 	"runtime"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -50,20 +49,23 @@ func TestATryingReaderAnswersEveryCallInTurn(t *testing.T) {
 	}
 }
 
-func TestATryingReaderEndsWhenItsServerDiesLeavingStdoutOpen(t *testing.T) {
+func TestATryingReaderReadsOnAfterItsServerExitsLeavingStdoutOpen(t *testing.T) {
 	// The server reads one line and exits; the sleep it started keeps its
-	// stdout open, so only the drain's deadline ends the read, while the
-	// request just written has the reader trying.
+	// stdout open, so the connection lives on (a launcher's server could
+	// answer) until the stop, which ends the read while the request just
+	// written has the reader trying.
 	p, tr := trying(t, Spec{Command: "sh", Args: []string{"-c", `(exec sleep 1000 2>/dev/null) & read l; exit 3`}})
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	go func() {
 		_, _ = tr.SendRequest(ctx, transport.JSONRPCRequest{JSONRPC: "2.0", ID: mcp.NewRequestId(int64(1)), Method: "ping"})
 	}()
+	waitClosed(t, "the server to exit", p.Exited())
 	select {
 	case <-tr.Done():
-	case <-time.After(patience):
-		e, _ := p.Exit()
-		t.Fatalf("the transport still reads %s after its server exited (%+v)", patience, e)
+		t.Fatalf("the transport ended when its server exited, while the sleep it started holds stdout: %v", tr.Err())
+	default:
 	}
+	go p.Stop()
+	waitClosed(t, "the transport to end after the stop", tr.Done())
 }
