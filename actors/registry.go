@@ -20,7 +20,7 @@ import (
 // Connection limits.
 const (
 	DefaultMaxConnections = 16
-	MaxMaxConnections     = 256
+	MaxMaxConnections     = 1000
 	// DefaultName is the name of a connection opened without one.
 	DefaultName = "default"
 )

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -141,6 +142,10 @@ func (p *Process) pipes() (childIn, childOut, childErr *os.File, err error) {
 	}
 	if err != nil {
 		closeAll(files...)
+		if errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) {
+			return nil, nil, nil, fmt.Errorf("create pipes for the server: run-mcp has as many files open as its limit allows (%w); "+
+				"stop a connection, or raise the open-file limit (ulimit -n) and start run-mcp again", err)
+		}
 		return nil, nil, nil, fmt.Errorf("create pipes for the server: %w", err)
 	}
 	return childIn, childOut, childErr, nil

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"runtime/debug"
 
@@ -24,6 +25,10 @@ func main() {
 	// work.
 	if supervise.Invoked(os.Args) {
 		os.Exit(supervise.Main())
+	}
+	if msg := openFilesTooFew(); msg != "" {
+		fmt.Fprintln(os.Stderr, msg)
+		os.Exit(cli.ExitUnavail)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" { // a limit the user set wins
 		debug.SetMemoryLimit(softMemoryLimit)
