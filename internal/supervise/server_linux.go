@@ -232,11 +232,11 @@ func (s *server) shutdown() int {
 	s.shutting = true
 	deadline := time.Now().Add(shutdownPatience)
 	for time.Now().Before(deadline) {
+		if reapAll(func(int, syscall.WaitStatus) {}) {
+			return exit(0) // no child left: the common end, after every target was released
+		}
 		for _, pid := range descendants(s.self) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-		if reapAll(func(int, syscall.WaitStatus) {}) {
-			return exit(0) // no child left
 		}
 		time.Sleep(shutdownTick)
 	}
