@@ -1,10 +1,10 @@
 package supervise
 
 import (
+	"cmp"
 	"errors"
 	"slices"
 	"syscall"
-	"unsafe"
 )
 
 // round runs on every SIGCHLD: see settle.
@@ -86,24 +86,6 @@ func reapAll(died func(int, syscall.WaitStatus)) (none bool) {
 			return errors.Is(err, syscall.ECHILD)
 		}
 		died(pid, ws)
-	}
-}
-
-// From linux/wait.h, which package syscall does not carry.
-const (
-	pAll    = 0         // P_ALL: any child
-	wNoWait = 0x1000000 // WNOWAIT: leave the child waitable
-)
-
-// waitAny blocks until some child has ended, leaving it to be reaped.
-func waitAny() {
-	var info [128]byte // a siginfo_t; which child it names does not matter
-	for {
-		_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pAll, 0, uintptr(unsafe.Pointer(&info[0])),
-			syscall.WEXITED|wNoWait, 0, 0)
-		if errno != syscall.EINTR {
-			return
-		}
 	}
 }
 
@@ -275,6 +257,6 @@ func (s *server) sorted() []*record {
 	for _, r := range s.records {
 		out = append(out, r)
 	}
-	slices.SortFunc(out, func(a, b *record) int { return int(a.id) - int(b.id) })
+	slices.SortFunc(out, func(a, b *record) int { return cmp.Compare(a.id, b.id) })
 	return out
 }
