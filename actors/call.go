@@ -84,38 +84,43 @@ type Outcome struct {
 	// answered with a plain result).
 	Task *TaskInfo
 
-	stderr     *wire.Ring
+	conn       *Conn
 	stderrMark int
 }
 
 // HasProcess says the call ran on a process run-mcp started (not over HTTP),
 // so stderr and stdout evidence exist.
-func (o *Outcome) HasProcess() bool { return o.stderr != nil }
+func (o *Outcome) HasProcess() bool { return o.conn != nil }
 
 // StderrDuring returns what the server wrote to stderr from the start of the
 // call. Stderr is drained by a goroutine of its own, so lines written just
 // before the answer may still be in flight: it waits until no new line has
 // arrived for settle (at most ten times that).
 func (o *Outcome) StderrDuring(settle time.Duration) wire.Excerpt {
-	if o.stderr == nil {
-		return wire.Excerpt{}
-	}
-	for range 10 {
-		n := o.stderr.Total()
-		time.Sleep(settle)
-		if o.stderr.Total() == n {
-			break
-		}
-	}
-	return o.stderr.Since(o.stderrMark)
+	return o.stderrSince(o.stderrMark, settle)
 }
 
 // StderrFromStart is StderrDuring from the first line the process wrote,
 // for a one-shot call, whose server lived for that call alone.
 func (o *Outcome) StderrFromStart(settle time.Duration) wire.Excerpt {
-	from := *o
-	from.stderrMark = 0
-	return from.StderrDuring(settle)
+	return o.stderrSince(0, settle)
+}
+
+func (o *Outcome) stderrSince(mark int, settle time.Duration) wire.Excerpt {
+	if o.conn == nil {
+		return wire.Excerpt{}
+	}
+	ctx := context.Background()
+	var ex wire.Excerpt
+	for range 10 {
+		ex, _, _ = o.conn.Stderr(ctx, mark, 0)
+		time.Sleep(settle)
+		if next, _, _ := o.conn.Stderr(ctx, mark, 0); next.Total == ex.Total {
+			return next
+		}
+	}
+	ex, _, _ = o.conn.Stderr(ctx, mark, 0)
+	return ex
 }
 
 // progressSettle bounds the wait for a final progress update that trails
@@ -292,7 +297,8 @@ func (c *Conn) sendCall(st *connState, call *callState, responses map[string]jso
 	if call.sess == nil {
 		call.sess = s
 		if s.proc != nil {
-			call.stderrMark = s.proc.Stderr().Total()
+			s.takeStderr(st.stderr)
+			call.stderrMark = st.stderr.Total()
 		}
 		call.noise, call.errs = s.evidence.Counts()
 		st.byToken[call.token] = call
@@ -419,7 +425,7 @@ func (c *Conn) finish(st *connState, call *callState, raw json.RawMessage, err e
 	if s := call.sess; s != nil {
 		out.Protocol = s.protocol
 		if s.proc != nil {
-			out.stderr, out.stderrMark = s.proc.Stderr(), call.stderrMark
+			out.conn, out.stderrMark = c, call.stderrMark
 		}
 		out.Evidence = evidenceSince(s.evidence.Snapshot(), call.noise, call.errs)
 	}
@@ -523,7 +529,7 @@ func (c *Conn) diedDuringCall(st *connState, call *callState) error {
 	if tooLarge(s.chanErr) {
 		return &CallError{Reason: tooLargeReason(s.chanErr), Err: s.chanErr}
 	}
-	r := s.report(0)
+	r := s.report(st.stderr, 0)
 	if s.proc != nil && s.channelEnded && !diedByItself(s.proc) {
 		return &CallError{Reason: "During the call " + stdoutClosed(s.proc.Pid()) + ": run-mcp can no longer reach it and stops it. " +
 			"Something in the server closed or redirected its stdout (the protocol channel)", Report: &r, Err: s.chanErr}

@@ -86,7 +86,7 @@ func (c *Conn) timedOut(st *connState, call *callState) error {
 	t := &TimeoutError{Method: call.method, Budget: call.budget, InputWait: call.wait, words: c.env.words, process: call.sess != nil && call.sess.proc != nil}
 	ce := &CallError{Reason: t.Error(), Err: t}
 	if s := call.sess; s != nil && s.proc != nil {
-		r := s.report(call.stderrMark)
+		r := s.report(st.stderr, call.stderrMark)
 		ce.Report = &r
 	}
 	return ce

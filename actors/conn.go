@@ -127,9 +127,11 @@ type connState struct {
 	rounds    map[int]*round
 	roundSeq  int
 	notes     noteLog
-	// stderr is the one ring every process of this connection writes
-	// into, so positions continue across reconnects.
+	// stderr is the one ring the stderr of every process of this
+	// connection goes into, so positions continue across reconnects;
+	// lastProc is the newest life that had a process.
 	stderr    *wire.Ring
+	lastProc  *session
 	reqSeq    int64
 	lastUsed  time.Time
 	connects  int
@@ -177,11 +179,17 @@ func (c *Conn) loop() {
 		if st.sess != nil && !st.sess.channelEnded && !st.sess.retired {
 			in = st.sess.in
 		}
+		var stderr <-chan struct{}
+		if s := st.sess; s != nil && s.proc != nil && !s.stderrDone {
+			stderr = s.proc.Stderr().Ready()
+		}
 		select {
 		case m := <-c.mailbox:
 			c.run(st, m)
 		case batch := <-in:
 			c.run(st, inbound{s: st.sess, in: batch})
+		case <-stderr:
+			st.sess.takeStderr(st.stderr)
 		case <-c.quit:
 			c.shutdownState(st)
 			return

@@ -86,8 +86,6 @@ type ConnectError struct {
 	Report    ProcessReport
 	NotFound  bool // the command could not be found (exit 66 headless)
 	Err       error
-	// ring keeps the failed process's stderr readable after the report.
-	ring *wire.Ring
 }
 
 func (e *ConnectError) Error() string {

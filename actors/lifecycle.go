@@ -110,11 +110,10 @@ func (c *Conn) replace(ctx context.Context, override func(*Config), reconnect bo
 
 // connectLocked opens a new life with cfg; the connection is connecting.
 func (c *Conn) connectLocked(ctx context.Context, cfg Config) (Info, error) {
-	var ring *wire.Ring
-	if err := c.do(context.WithoutCancel(ctx), func(st *connState) { st.cfg, ring = cfg, st.stderr }); err != nil {
+	if err := c.do(context.WithoutCancel(ctx), func(st *connState) { st.cfg = cfg }); err != nil {
 		return Info{}, err
 	}
-	s, err := c.open(ctx, cfg, ring)
+	s, err := c.open(ctx, cfg)
 	var stream *Stream
 	if err == nil {
 		stream = c.listenForChanges(ctx, s)
@@ -173,16 +172,16 @@ func (c *Conn) connectLocked(ctx context.Context, cfg Config) (Info, error) {
 
 // open starts a target and completes the handshake. On failure everything it
 // started is stopped and the error carries the evidence.
-func (c *Conn) open(ctx context.Context, cfg Config, ring *wire.Ring) (*session, error) {
+func (c *Conn) open(ctx context.Context, cfg Config) (*session, error) {
 	grace := wire.StdinGrace
 	if c.env.signalAtOnce {
 		grace = 0
 	}
 	s := newSession(cfg, grace)
-	if err := s.start(c.env.spawner, ring); err != nil {
+	if err := s.start(c.env.spawner); err != nil {
 		return nil, err
 	}
-	if err := c.do(context.WithoutCancel(ctx), func(st *connState) { st.sess = s }); err != nil {
+	if err := c.do(context.WithoutCancel(ctx), func(st *connState) { c.attach(st, s) }); err != nil {
 		s.stop()
 		return nil, err
 	}
@@ -257,10 +256,23 @@ func (c *Conn) failOpen(ctx context.Context, s *session, reason string, err erro
 	_ = c.do(context.WithoutCancel(ctx), func(st *connState) { c.retire(st, s) })
 	s.stop()
 	ce.Report = c.lifeReport(ctx, s, 0)
-	if s.proc != nil {
-		ce.ring = s.proc.Stderr()
-	}
 	return ce
+}
+
+// attach makes s the connection's current life. The lines of its process
+// follow the earlier processes' in the connection's ring, after the one
+// marker line that says where the last one ended and this one began.
+func (c *Conn) attach(st *connState, s *session) {
+	st.sess = s
+	if s.proc == nil {
+		return
+	}
+	if prev := st.lastProc; prev != nil {
+		prev.takeStderr(st.stderr) // stopped and drained by now: its last words
+		st.stderr.Append(wire.LifeMarker(prev.proc.Pid(), prev.proc.EndSentence(), s.proc.Pid()), time.Now())
+	}
+	st.lastProc = s
+	s.stderrBase = st.stderr.Total()
 }
 
 // watchExit tells the actor when the session's process has been reaped.
@@ -283,13 +295,27 @@ func (m processExited) apply(c *Conn, st *connState) {
 	if st.sess != s || s.retired {
 		return
 	}
-	if s.channelEnded {
-		c.markDead(st, s)
-		return
-	}
 	// The channel closes a moment after a crash; a launcher's child keeps
-	// it open for good. Look again after lateStderr.
-	time.AfterFunc(lateStderr, func() { c.post(deathCheck{s: s}) })
+	// it open for good. Look again once the last stderr is in, or after
+	// lateStderr.
+	c.awaitLastWords(s)
+}
+
+// awaitLastWords has the actor look at s again (deathCheck) once its
+// process has ended and its stderr has been read to the end, or after
+// lateStderr: a report of how a server died carries its last words.
+func (c *Conn) awaitLastWords(s *session) {
+	go func() {
+		t := time.NewTimer(lateStderr)
+		defer t.Stop()
+		select {
+		case <-s.proc.Done():
+		case <-t.C:
+		case <-c.stopped:
+			return
+		}
+		c.post(deathCheck{s: s})
+	}()
 }
 
 // deathCheck looks at a session whose channel or process ended a moment
@@ -326,11 +352,11 @@ func (c *Conn) channelClosed(st *connState, s *session, err error) {
 	if st.sess != s || s.retired {
 		return
 	}
-	if s.proc == nil || tooLarge(err) || isClosed(s.proc.Exited()) {
+	if s.proc == nil || tooLarge(err) {
 		c.markDead(st, s)
 		return
 	}
-	time.AfterFunc(lateStderr, func() { c.post(deathCheck{s: s}) })
+	c.awaitLastWords(s)
 }
 
 // markDead records that session s ended by itself, unless it was replaced or
@@ -358,7 +384,7 @@ func (c *Conn) noticeDeath(st *connState) {
 	if st.phase != PhaseLive || s == nil || s.retired || s.proc == nil {
 		return
 	}
-	if s.channelEnded && isClosed(s.proc.Exited()) {
+	if s.channelEnded && isClosed(s.proc.Done()) {
 		c.markDead(st, s)
 	}
 }

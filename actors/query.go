@@ -63,9 +63,12 @@ func (c *Conn) Status(ctx context.Context) (Status, error) {
 			s.Evidence = sess.evidence.Snapshot()
 			s.Launcher, s.Redirects = sess.launcher, sess.redirects
 			if st.phase == PhaseDead || st.phase == PhaseClosed {
-				r := sess.report(0)
+				r := sess.report(st.stderr, 0)
 				s.Report, s.Ended = &r, st.ended
 			}
+		}
+		if sess := st.sess; sess != nil {
+			sess.takeStderr(st.stderr)
 		}
 		s.StderrLines = st.stderr.Total()
 		s.Notes = st.notes.size()
@@ -73,37 +76,35 @@ func (c *Conn) Status(ctx context.Context) (Status, error) {
 	})
 }
 
-// hasProcess says a process of this connection ever wrote to its ring, or
-// one runs: a connection over HTTP has no stderr at all.
+// hasProcess says a process of this connection runs or ran: a connection
+// over HTTP has no stderr at all.
 func (st *connState) hasProcess() bool {
 	if st.sess != nil {
 		return st.sess.proc != nil
 	}
-	return !st.cfg.IsHTTP() && (st.lastFailure == nil || !st.lastFailure.Report.NoProcess || st.stderr.Total() > 0)
+	return st.lastProc != nil
 }
 
 // Stderr returns the target's stderr after since, or its last n lines (n >
 // 0). ok is false for a target without a process (HTTP).
 func (c *Conn) Stderr(ctx context.Context, since, last int) (ex wire.Excerpt, ok bool, err error) {
-	ring, err := c.StderrRing(ctx)
-	if err != nil || ring == nil {
-		return wire.Excerpt{}, false, err
+	type res struct {
+		ex wire.Excerpt
+		ok bool
 	}
-	if last > 0 {
-		return ring.Last(last), true, nil
-	}
-	return ring.Since(since), true, nil
-}
-
-// StderrRing is the connection's stderr ring (nil without a process), for
-// relays that follow it.
-func (c *Conn) StderrRing(ctx context.Context) (*wire.Ring, error) {
-	return ask(ctx, c, func(st *connState) *wire.Ring {
+	r, err := ask(ctx, c, func(st *connState) res {
 		if !st.hasProcess() {
-			return nil
+			return res{}
 		}
-		return st.stderr
+		if s := st.sess; s != nil {
+			s.takeStderr(st.stderr)
+		}
+		if last > 0 {
+			return res{st.stderr.Last(last), true}
+		}
+		return res{st.stderr.Since(since), true}
 	})
+	return r.ex, r.ok, err
 }
 
 // Evidence is the stdout noise and transport errors of the newest life.

@@ -45,6 +45,10 @@ type session struct {
 	channelEnded bool
 	chanErr      error
 	retired      bool // replaced or stopped: nothing of it is reported any more
+	// stderrBase is where this process's lines begin in the connection's
+	// ring; stderrDone says its feed reached the pipe's end.
+	stderrBase int
+	stderrDone bool
 	// launcher says the process run-mcp started exited while what it
 	// started still serves the channel.
 	launcher  string
@@ -101,9 +105,9 @@ func (s *session) info(name string) Info {
 	return in
 }
 
-// start opens the channel to the target: spawns its process (stderr into
-// ring) or reaches its URL. It runs off the actor.
-func (s *session) start(spawner *wire.Spawner, ring *wire.Ring) error {
+// start opens the channel to the target: spawns its process or reaches its
+// URL. It runs off the actor.
+func (s *session) start(spawner *wire.Spawner) error {
 	if s.cfg.IsHTTP() {
 		h, err := wire.NewHTTP(wire.HTTPOptions{URL: s.cfg.URL, Headers: s.cfg.Headers}, s.in)
 		if err != nil {
@@ -116,7 +120,7 @@ func (s *session) start(spawner *wire.Spawner, ring *wire.Ring) error {
 	if err := checkDir(s.cfg.Spec.Dir); err != nil {
 		return &ConnectError{Reason: err.Error(), Err: err, Report: ProcessReport{Command: s.cfg.Spec.CommandLine(), NoProcess: true}}
 	}
-	proc, err := wire.StartInto(spawner, s.cfg.Spec, ring)
+	proc, err := wire.Start(spawner, s.cfg.Spec)
 	if err != nil {
 		var nf *wire.CommandNotFoundError
 		return &ConnectError{Reason: err.Error(), Err: err, NotFound: errors.As(err, &nf),
@@ -229,7 +233,7 @@ func (s *session) closing() bool {
 // report is the evidence of this session's process; stderrSince limits the
 // stderr to what came after a cursor (0: all this process wrote, cut to its
 // first and last failureStderrLines/2; never an earlier process's lines).
-func (s *session) report(stderrSince int) ProcessReport {
+func (s *session) report(ring *wire.Ring, stderrSince int) ProcessReport {
 	r := ProcessReport{Command: s.cfg.Target()}
 	if s.proc == nil {
 		r.NoProcess = true
@@ -238,7 +242,8 @@ func (s *session) report(stderrSince int) ProcessReport {
 	if e, ok := s.proc.Exit(); ok {
 		r.Exit, r.ExitRaw = e.Sentence(), &e
 	}
-	ex := s.proc.Stderr().Since(max(stderrSince, s.proc.StderrBase())).Trim(failureStderrLines/2, failureStderrLines/2)
+	s.takeStderr(ring)
+	ex := ring.Since(max(stderrSince, s.stderrBase)).Trim(failureStderrLines/2, failureStderrLines/2)
 	r.Stderr = ex.Render(true)
 	r.Noise = s.evidence.Snapshot().Noise
 	return r
@@ -309,7 +314,7 @@ func (c *Conn) retire(st *connState, s *session) {
 // lifeReport is a connect failure's or a dead session's report, read on the
 // actor.
 func (c *Conn) lifeReport(ctx context.Context, s *session, since int) ProcessReport {
-	r, err := ask(ctx, c, func(*connState) ProcessReport { return s.report(since) })
+	r, err := ask(ctx, c, func(st *connState) ProcessReport { return s.report(st.stderr, since) })
 	if err != nil {
 		return s.reportAfter(since)
 	}
@@ -317,8 +322,8 @@ func (c *Conn) lifeReport(ctx context.Context, s *session, since int) ProcessRep
 }
 
 // reportAfter is report for a session no actor holds any more (its actor
-// stopped): only what the process and its ring say.
-func (s *session) reportAfter(since int) ProcessReport {
+// stopped, and its ring with it): how the process ended.
+func (s *session) reportAfter(int) ProcessReport {
 	r := ProcessReport{Command: s.cfg.Target(), NoProcess: s.proc == nil}
 	if s.proc == nil {
 		return r
@@ -326,8 +331,17 @@ func (s *session) reportAfter(since int) ProcessReport {
 	if e, ok := s.proc.Exit(); ok {
 		r.Exit, r.ExitRaw = e.Sentence(), &e
 	}
-	r.Stderr = s.proc.Stderr().Since(max(since, s.proc.StderrBase())).Trim(failureStderrLines/2, failureStderrLines/2).Render(true)
 	return r
+}
+
+// takeStderr moves what the process's stderr feed holds into ring.
+func (s *session) takeStderr(ring *wire.Ring) {
+	if s.proc == nil || s.stderrDone {
+		return
+	}
+	b := s.proc.Stderr().Take()
+	ring.AppendBatch(b)
+	s.stderrDone = b.End
 }
 
 // decodeInit reads an initialize result (or, on 2026-07-28, what discover

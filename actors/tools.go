@@ -196,7 +196,7 @@ func (m refreshTimer) apply(c *Conn, st *connState) {
 	}
 	var report *ProcessReport
 	if s := m.r.sess; s.proc != nil {
-		r := s.report(0)
+		r := s.report(st.stderr, 0)
 		report = &r
 	}
 	c.refreshFailed(st, m.r, &RequestTimeoutError{Method: string(mcp.MethodToolsList), Budget: m.budget, Report: report, words: c.env.words.orDefaults()})

@@ -58,17 +58,22 @@ func convertShorthand(def json.RawMessage, args map[string]any, shorthand map[st
 func declaredTypes(def json.RawMessage) (func(name string) (json.RawMessage, bool), bool) {
 	var tool struct {
 		InputSchema struct {
-			Properties map[string]struct {
-				Type json.RawMessage `json:"type"`
-			} `json:"properties"`
+			Properties map[string]json.RawMessage `json:"properties"`
 		} `json:"inputSchema"`
 	}
 	if json.Unmarshal(def, &tool) != nil {
 		return nil, false
 	}
 	return func(name string) (json.RawMessage, bool) {
-		p, ok := tool.InputSchema.Properties[name]
-		return p.Type, ok
+		raw, ok := tool.InputSchema.Properties[name]
+		if !ok {
+			return nil, false
+		}
+		var p struct {
+			Type json.RawMessage `json:"type"`
+		}
+		_ = json.Unmarshal(raw, &p) // a boolean schema (true) declares no type
+		return p.Type, true
 	}, true
 }
 

@@ -75,17 +75,16 @@ func startupStderr(ctx context.Context, io streams, cfg actors.Config, version s
 	if err != nil {
 		return connectFailure(ctx, connErr)
 	}
-	ring, err := c.StderrRing(ctx)
-	if err != nil || ring == nil {
+	ex, ok, err := c.Stderr(ctx, 0, 0)
+	if err != nil || !ok {
 		if connErr != nil {
 			return connectFailure(ctx, connErr)
 		}
 		return exitf(ExitUsage, "%s", httpLimits)
 	}
-	settle(ring.Changed())
-	ex := ring.Since(0)
-	if count > 0 {
-		ex = ring.Last(count)
+	settle(ctx, c)
+	if ex, _, err = c.Stderr(ctx, 0, count); err != nil {
+		return failed(err)
 	}
 	if err := printExcerpt(io, ex, raw); err != nil {
 		return err
@@ -96,18 +95,20 @@ func startupStderr(ctx context.Context, io streams, cfg actors.Config, version s
 	return nil
 }
 
-// settle waits until no line has arrived for startupSettle, at most startupMax.
-func settle(changed <-chan struct{}) {
-	deadline := time.After(startupMax)
-	for {
-		quiet := time.NewTimer(startupSettle)
-		select {
-		case <-changed:
-			quiet.Stop()
-		case <-quiet.C:
+// settle waits until no line has arrived for startupSettle, at most
+// startupMax: what a server writes at start-up comes in bursts.
+func settle(ctx context.Context, c *actors.Conn) {
+	deadline := time.Now().Add(startupMax)
+	last := -1
+	for time.Now().Before(deadline) {
+		ex, _, err := c.Stderr(ctx, 0, 1)
+		if err != nil || ex.Total == last {
 			return
-		case <-deadline:
-			quiet.Stop()
+		}
+		last = ex.Total
+		select {
+		case <-time.After(startupSettle):
+		case <-ctx.Done():
 			return
 		}
 	}

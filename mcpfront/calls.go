@@ -309,17 +309,23 @@ func (f *front) finish(p *primitive, ev actors.CallEvent) {
 	if !ok {
 		return
 	}
-	if ev.Err == nil && ev.Outcome != nil && !p.meta && p.maxText == 0 && p.kind == actors.KindTool && ev.Outcome.Task == nil &&
-		!ev.Outcome.Unanswered && f.plainResult(ev.Outcome.Raw) {
+	plain := ev.Err == nil && ev.Outcome != nil && !p.meta && p.maxText == 0 && p.kind == actors.KindTool && ev.Outcome.Task == nil &&
+		!ev.Outcome.Unanswered && f.plainResult(ev.Outcome.Raw)
+	if plain && !p.after {
 		f.reply(r, ev.Outcome.Raw)
-		f.disconnectAfter(p)
 		return
 	}
 	f.handlers.Add(1)
 	go func() {
 		defer f.handlers.Done()
-		f.replyTool(r, f.shapeEnd(p, ev))
+		if plain {
+			f.disconnectAfter(p) // before the answer: a status read after it sees it done
+			f.reply(r, ev.Outcome.Raw)
+			return
+		}
+		res := f.shapeEnd(p, ev)
 		f.disconnectAfter(p)
+		f.replyTool(r, res)
 	}()
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/wire"
 )
 
@@ -19,16 +20,12 @@ const (
 	relayLines = 20
 )
 
-type relayCursor struct {
-	ring *wire.Ring
-	seen int
-}
-
 // relayStderr forwards each target's new stderr lines to the host as
 // logging messages, at most relayLines per message every relayEvery, with a
-// since=N pointer for the rest.
+// since=N pointer for the rest. Positions run on across a connection's
+// reconnects, so one cursor per connection follows every process of it.
 func (f *front) relayStderr(ctx context.Context) {
-	cursors := map[string]*relayCursor{}
+	seen := map[*actors.Conn]int{}
 	tick := time.NewTicker(relayEvery)
 	defer tick.Stop()
 	for {
@@ -41,39 +38,34 @@ func (f *front) relayStderr(ctx context.Context) {
 			continue
 		}
 		f.host.flushDropped()
-		for _, c := range f.reg.Conns() {
-			ring, err := c.StderrRing(ctx)
-			if err != nil || ring == nil {
-				continue
-			}
-			cur := cursors[c.Name()]
-			if cur == nil || cur.ring != ring {
-				cur = &relayCursor{ring: ring}
-				cursors[c.Name()] = cur
-			}
-			f.relayOnce(c.Name(), cur)
+		conns := f.reg.Conns()
+		live := make(map[*actors.Conn]int, len(conns))
+		for _, c := range conns {
+			live[c] = f.relayOnce(ctx, c, seen[c])
 		}
+		seen = live
 	}
 }
 
-func (f *front) relayOnce(conn string, cur *relayCursor) {
-	total := cur.ring.Total()
-	if total <= cur.seen {
-		return
+// relayOnce relays what c's server wrote after since and returns the new
+// cursor.
+func (f *front) relayOnce(ctx context.Context, c *actors.Conn, since int) int {
+	ex, ok, err := c.Stderr(ctx, since, 0)
+	if err != nil || !ok || ex.Total <= since {
+		return since
 	}
-	ex := cur.ring.Since(cur.seen)
+	conn := c.Name()
 	lines := ex.Render(true)
 	more := 0
 	if len(lines) > relayLines {
-		more = total - cur.seen - relayLines
+		more = ex.Total - since - relayLines
 		lines = lines[:relayLines]
 	}
-	first := cur.seen
-	cur.seen = total
 	text := strings.Join(lines, "\n")
 	if more > 0 {
-		text += fmt.Sprintf("\n[... %s more line(s): get_mcp_server_stderr connection=%s since=%d ...]", wire.Thousands(more), conn, first+relayLines)
+		text += fmt.Sprintf("\n[... %s more line(s): get_mcp_server_stderr connection=%s since=%d ...]", wire.Thousands(more), conn, since+relayLines)
 	}
 	_ = f.out.notify("notifications/message", map[string]any{"level": "info", "logger": "target-stderr",
 		"data": text, "_meta": map[string]any{"run-mcp/connection": conn}})
+	return ex.Total
 }

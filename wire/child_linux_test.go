@@ -13,7 +13,7 @@ import (
 func pidAfter(t *testing.T, p *Process, prefix string) int {
 	t.Helper()
 	waitStderr(t, p, prefix)
-	for _, l := range p.Stderr().Since(0).Lines {
+	for _, l := range ringOf(p).Since(0).Lines {
 		if n, ok := strings.CutPrefix(l.Text, prefix); ok {
 			if pid, err := strconv.Atoi(n); err == nil {
 				return pid

@@ -55,8 +55,8 @@ func (e *CommandNotFoundError) Error() string {
 
 func (e *CommandNotFoundError) Unwrap() error { return e.Err }
 
-// Process is one running target. Its stdin and stdout belong to the transport;
-// its stderr is drained into a Ring from the moment it starts.
+// Process is one running target. Its stdin and stdout belong to the channel;
+// its stderr is drained into a StderrFeed from the moment it starts.
 //
 // The connection lives while its pipes are served, not while the target's
 // own process lives: a launcher (a wrapper that starts the real server on
@@ -71,9 +71,7 @@ type Process struct {
 	stdin   *os.File
 	stdout  *os.File
 	stderrR *os.File
-	stderr  *Ring
-	// stderrBase is the ring's position before this process's first line.
-	stderrBase int
+	stderr  *StderrFeed
 
 	mu          sync.Mutex
 	stoppedByUs bool
@@ -86,23 +84,15 @@ type Process struct {
 
 // Start resolves and starts spec's command through spawner.
 func Start(spawner *Spawner, spec Spec) (*Process, error) {
-	return StartInto(spawner, spec, NewRing())
-}
-
-// StartInto is Start with the stderr drained into ring, which may hold the
-// lines of the earlier processes of the same connection: positions then run
-// on across reconnects (see Ring.begin).
-func StartInto(spawner *Spawner, spec Spec, ring *Ring) (*Process, error) {
 	path, err := resolve(spec)
 	if err != nil {
 		return nil, err
 	}
-	p := &Process{Spec: spec, stderr: ring, exited: make(chan struct{}),
+	p := &Process{Spec: spec, stderr: newStderrFeed(), exited: make(chan struct{}),
 		drained: make(chan struct{}), done: make(chan struct{})}
 	if err := p.start(spawner, path); err != nil {
 		return nil, err
 	}
-	p.stderrBase = ring.begin(p) // before the drain, so the marker precedes the first line
 	go p.drainStderr()
 	go p.wait()
 	return p, nil
@@ -195,13 +185,16 @@ func (p *Process) Stdin() *os.File { return p.stdin }
 // closes it.
 func (p *Process) Stdout() *os.File { return p.stdout }
 
-// Stderr is the ring the target's stderr is drained into.
-func (p *Process) Stderr() *Ring { return p.stderr }
+// Stderr is the feed of the lines the target writes to stderr.
+func (p *Process) Stderr() *StderrFeed { return p.stderr }
 
-// StderrBase is the ring's position just before this process's first line:
-// Since(StderrBase()) is what this process wrote, and nothing of the
-// processes before it.
-func (p *Process) StderrBase() int { return p.stderrBase }
+// EndSentence is how the process ended, for a ring's LifeMarker.
+func (p *Process) EndSentence() string {
+	if e, ok := p.Exit(); ok {
+		return e.Sentence()
+	}
+	return "it had not exited yet"
+}
 
 // Exited is closed once the target's own process has ended. What it
 // started may live on and serve its pipes (Serving).

@@ -34,7 +34,7 @@ func startSh(t *testing.T, sp *Spawner, script string) *Process {
 }
 
 // stderrText is the whole kept stderr, one line each.
-func stderrText(p *Process) string { return strings.Join(p.Stderr().Since(0).Render(false), "\n") }
+func stderrText(p *Process) string { return strings.Join(ringOf(p).Since(0).Render(false), "\n") }
 
 // waitStderr waits until the process has written a stderr line containing s.
 func waitStderr(t *testing.T, p *Process, s string) {
@@ -45,7 +45,7 @@ func waitStderr(t *testing.T, p *Process, s string) {
 			t.Fatalf("gave up waiting for %q on stderr; have %q", s, stderrText(p))
 		}
 		select {
-		case <-p.Stderr().Changed():
+		case <-p.Stderr().Ready():
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
@@ -104,7 +104,7 @@ func TestProcessExitCodeAndLastWords(t *testing.T) {
 		t.Errorf("Sentence() = %q", got)
 	}
 	// Done means drained: the last words are there.
-	lines := p.Stderr().Since(0).Lines
+	lines := ringOf(p).Since(0).Lines
 	if len(lines) != 2 || lines[0].Seq != 1 || lines[0].Text != "Error: Cannot find module './db-config.js'" || lines[1].Text != "    at loadConfig" {
 		t.Errorf("stderr = %+v", lines)
 	}
@@ -204,7 +204,7 @@ func TestProcessStopReachesGrandchildren(t *testing.T) {
 	p := startSh(t, sp, `(trap "" TERM; exec sleep 1000) & echo "grandchild $!" >&2; wait`)
 	waitStderr(t, p, "grandchild ")
 	var pid int
-	for _, l := range p.Stderr().Since(0).Lines {
+	for _, l := range ringOf(p).Since(0).Lines {
 		if n, ok := strings.CutPrefix(l.Text, "grandchild "); ok {
 			pid, _ = strconv.Atoi(n)
 		}
@@ -276,7 +276,7 @@ func TestProcessLongStderrLineIsCut(t *testing.T) {
 	sp := newSpawner(t)
 	p := startSh(t, sp, `head -c 100000 /dev/zero | tr '\0' x >&2; echo >&2; echo next >&2`)
 	waitClosed(t, "the process to end", p.Done())
-	lines := p.Stderr().Since(0).Lines
+	lines := ringOf(p).Since(0).Lines
 	if len(lines) != 2 || lines[1].Text != "next" {
 		t.Fatalf("want the cut line then %q; got %d lines", "next", len(lines))
 	}
@@ -361,7 +361,7 @@ func TestProcessStderrLineAtTheCapIsNotCut(t *testing.T) {
 	sp := newSpawner(t)
 	p := startSh(t, sp, `head -c 65536 /dev/zero | tr '\0' y >&2; echo >&2`)
 	waitClosed(t, "the process to end", p.Done())
-	lines := p.Stderr().Since(0).Lines
+	lines := ringOf(p).Since(0).Lines
 	if len(lines) != 1 || lines[0].Text != strings.Repeat("y", maxStderrLine) {
 		t.Fatalf("a line of exactly %d bytes came back as %d line(s), first %d bytes, ending %q",
 			maxStderrLine, len(lines), len(lines[0].Text), lines[0].Text[max(0, len(lines[0].Text)-40):])

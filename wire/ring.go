@@ -2,7 +2,6 @@ package wire
 
 import (
 	"fmt"
-	"sync"
 	"time"
 )
 
@@ -21,25 +20,23 @@ type Line struct {
 	Text string    `json:"text"`
 }
 
-// Ring keeps the first RingHead and the last RingTail lines of a stream. It is
-// written by the goroutine draining the pipe and read by whoever asks, so it
-// carries its own lock: the drain must never wait on an actor's mailbox.
+// Ring keeps the first RingHead and the last RingTail lines of a stream. It
+// belongs to one owner (a connection's actor), which fills it from its
+// processes' StderrFeeds and answers every reader; it has no lock.
 //
-// One ring serves every process of a connection (StartInto): positions run
-// on across reconnects, with one marker line where one process ended and the
-// next began, so a cursor taken before a reconnect shows everything the new
-// process wrote. The head is the connection's first RingHead lines (its first
-// process's start-up, where a crash's cause usually is) and the tail its last
-// RingTail lines, so memory stays bounded however often it is restarted; a
-// report about one process reads from that process's StderrBase.
+// One ring serves every process of a connection: positions run on across
+// reconnects, with one marker line where one process ended and the next
+// began (LifeMarker), so a cursor taken before a reconnect shows everything
+// the new process wrote. The head is the connection's first RingHead lines
+// (its first process's start-up, where a crash's cause usually is) and the
+// tail its last RingTail lines, so memory stays bounded however often it is
+// restarted; a report about one process reads from where that process's
+// lines began.
 type Ring struct {
-	mu      sync.Mutex
-	head    []Line
-	tail    []slot // circular once full
-	start   int    // index of the oldest line in tail
-	total   int
-	changed chan struct{}
-	last    *Process // the newest process writing here, for the next marker
+	head  []Line
+	tail  []slot // circular once full
+	start int    // index of the oldest line in tail
+	total int
 }
 
 // slot is one tail line. Its bytes are reused when the line is overwritten,
@@ -57,55 +54,22 @@ type slot struct {
 const maxIdleSlot = 4 << 10
 
 // NewRing returns an empty ring.
-func NewRing() *Ring {
-	return &Ring{changed: make(chan struct{}, 1)}
-}
+func NewRing() *Ring { return &Ring{} }
 
-// Append records one line that arrived at t.
-func (r *Ring) Append(text string, t time.Time) {
-	r.mu.Lock()
-	r.put(text, nil, t)
-	r.mu.Unlock()
-	r.signal()
-}
+// Append records one line that arrived at t (run-mcp's own marker lines).
+func (r *Ring) Append(text string, t time.Time) { r.put(text, nil, t) }
 
-// appendLines records lines that arrived together at t (one read of the
-// pipe) under one lock and one signal. A batch longer than the tail would
-// only overwrite itself: its early lines are counted and not copied.
-func (r *Ring) appendLines(lines [][]byte, t time.Time) {
-	if len(lines) == 0 {
-		return
+// AppendBatch records what a StderrFeed handed over, with the lines it
+// dropped counted in their place.
+func (r *Ring) AppendBatch(b StderrBatch) {
+	for i, l := range b.lines {
+		r.total += l.skipped
+		r.put("", b.line(i), l.t)
 	}
-	r.mu.Lock()
-	for i, l := range lines {
-		if len(r.tail) == RingTail && len(lines)-i > RingTail {
-			r.total++
-			continue
-		}
-		r.put("", l, t)
-	}
-	r.mu.Unlock()
-	r.signal()
+	r.total += b.trailer
 }
 
-// headFull tells whether the head is complete, after which lines that are
-// certain to be overwritten before the next read need not be stored.
-func (r *Ring) headFull() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.head) == RingHead
-}
-
-// skip counts n lines that would only be overwritten within the same batch;
-// valid only once the head is full.
-func (r *Ring) skip(n int) {
-	r.mu.Lock()
-	r.total += n
-	r.mu.Unlock()
-}
-
-// put records one line given as a string or as bytes (b != nil). The caller
-// holds r.mu.
+// put records one line given as a string or as bytes (b != nil).
 func (r *Ring) put(s string, b []byte, t time.Time) {
 	r.total++
 	switch {
@@ -136,54 +100,15 @@ func (r *Ring) put(s string, b []byte, t time.Time) {
 	sl.seq, sl.t = r.total, t
 }
 
-func (r *Ring) signal() {
-	select {
-	case r.changed <- struct{}{}:
-	default:
-	}
-}
-
-// begin is called as process p starts writing into r, before its first line
-// is read. After an earlier process it appends the one marker line that says
-// where that one ended and p began. It returns the position before p's first
-// line. The earlier process has been stopped and drained by then (a Conn
-// stops the old life before it starts the next), so no line of it follows.
-func (r *Ring) begin(p *Process) int {
-	r.mu.Lock()
-	prev := r.last
-	r.last = p
-	r.mu.Unlock()
-	if prev != nil {
-		r.Append(LifeMarker(prev.Pid(), prev.endSentence(), p.Pid()), time.Now())
-	}
-	return r.Total()
-}
-
 // LifeMarker is the line between two processes of one connection:
 // "[--- process 4242 ended: The server exited with code 1.; process 4250 started ---]".
 func LifeMarker(oldPid int, ended string, newPid int) string {
 	return fmt.Sprintf("[--- process %d ended: %s; process %d started ---]", oldPid, ended, newPid)
 }
 
-// endSentence is how the process ended, for the marker.
-func (p *Process) endSentence() string {
-	if e, ok := p.Exit(); ok {
-		return e.Sentence()
-	}
-	return "it had not exited yet"
-}
-
-// Changed is signalled (coalesced) after lines arrive; relays wait on it
-// instead of polling.
-func (r *Ring) Changed() <-chan struct{} { return r.changed }
-
 // Total is the number of lines ever written, which is also the cursor a
 // reader passes as since to see only what comes next.
-func (r *Ring) Total() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.total
-}
+func (r *Ring) Total() int { return r.total }
 
 // Excerpt is what a reader gets: the kept lines after a cursor, and how many
 // lines between them were dropped.
@@ -199,8 +124,6 @@ type Excerpt struct {
 
 // Since returns the kept lines with Seq > since (since 0 = everything).
 func (r *Ring) Since(since int) Excerpt {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	ex := Excerpt{Total: r.total}
 	for _, l := range r.head {
 		if l.Seq > since {
@@ -228,10 +151,7 @@ func (r *Ring) Last(n int) Excerpt {
 	if n <= 0 {
 		return r.Since(0)
 	}
-	r.mu.Lock()
-	total := r.total
-	r.mu.Unlock()
-	ex := r.Since(max(total-n, 0))
+	ex := r.Since(max(r.total-n, 0))
 	if len(ex.Lines) > n {
 		ex.Lines = ex.Lines[len(ex.Lines)-n:]
 	}

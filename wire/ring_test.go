@@ -3,7 +3,6 @@ package wire
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -201,47 +200,6 @@ func TestRingRenderStamps(t *testing.T) {
 	}
 	if want := at.Add(501*time.Millisecond).Format("15:04:05.000") + " #501  line 501"; out[101] != want {
 		t.Errorf("first tail line = %q, want %q", out[101], want)
-	}
-}
-
-func TestRingChangedSignals(t *testing.T) {
-	r := NewRing()
-	select {
-	case <-r.Changed():
-		t.Fatal("Changed signalled before any line")
-	default:
-	}
-	r.Append("a", time.Now())
-	r.Append("b", time.Now()) // coalesced: must not block
-	select {
-	case <-r.Changed():
-	default:
-		t.Fatal("Changed not signalled after Append")
-	}
-}
-
-// TestRingConcurrent is for the race detector: the drain appends while
-// readers page through the ring.
-func TestRingConcurrent(t *testing.T) {
-	r := NewRing()
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		fill(r, 5_000, time.Now())
-	}()
-	for range 200 {
-		ex := r.Since(r.Total() / 2)
-		for i := 1; i < len(ex.Lines); i++ {
-			if ex.Lines[i].Seq <= ex.Lines[i-1].Seq {
-				t.Fatalf("lines out of order: %v", seqs(ex.Lines))
-			}
-		}
-		_ = r.Last(50).Render(true)
-	}
-	wg.Wait()
-	if r.Total() != 5_000 {
-		t.Errorf("Total = %d", r.Total())
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 )
 
@@ -17,12 +18,134 @@ const (
 	stderrFirstChunk = 4 << 10
 )
 
-// drainLines reads r to its end and records every line in ring: one
+// StderrFeed hands the lines a target writes to stderr to its owner (the
+// connection's actor, which keeps them in its Ring) without ever making the
+// target wait: the drain appends to a batch under a short lock and signals
+// Ready; the owner Takes the batch whenever it gets to it. Lines the owner
+// has not taken yet are bounded as the ring bounds them: a batch keeps its
+// first RingHead and its last RingTail lines and counts the ones between,
+// which the ring would have dropped anyway.
+type StderrFeed struct {
+	mu    sync.Mutex
+	b     StderrBatch
+	ready chan struct{}
+}
+
+func newStderrFeed() *StderrFeed { return &StderrFeed{ready: make(chan struct{}, 1)} }
+
+// Ready is signalled (coalesced) when lines are waiting, and when the
+// stderr pipe has reached its end.
+func (f *StderrFeed) Ready() <-chan struct{} { return f.ready }
+
+// Take returns what is waiting and starts a new batch.
+func (f *StderrFeed) Take() StderrBatch {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	b := f.b
+	f.b = StderrBatch{}
+	return b
+}
+
+// StderrBatch is lines of stderr in the order they came, each with when it
+// arrived and how many lines were dropped just before it (an owner that
+// fell behind a flood); End says the pipe reached its end.
+type StderrBatch struct {
+	text    []byte
+	lines   []fedLine
+	trailer int // lines dropped after the last kept one
+	End     bool
+}
+
+type fedLine struct {
+	end     int // the line is text[previous end:end]
+	t       time.Time
+	skipped int // lines dropped just before this one
+}
+
+// Len is how many lines the batch keeps.
+func (b *StderrBatch) Len() int { return len(b.lines) }
+
+func (b *StderrBatch) line(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = b.lines[i-1].end
+	}
+	return b.text[start:b.lines[i].end]
+}
+
+func (f *StderrFeed) signal() {
+	select {
+	case f.ready <- struct{}{}:
+	default:
+	}
+}
+
+// appendLines adds lines that arrived together at t.
+func (f *StderrFeed) appendLines(lines [][]byte, t time.Time) {
+	if len(lines) == 0 {
+		return
+	}
+	f.mu.Lock()
+	b := &f.b
+	for _, l := range lines {
+		b.text = append(b.text, l...)
+		b.lines = append(b.lines, fedLine{end: len(b.text), t: t, skipped: b.trailer})
+		b.trailer = 0
+	}
+	if len(b.lines) > 2*(RingHead+RingTail) {
+		b.compact()
+	}
+	f.mu.Unlock()
+	f.signal()
+}
+
+// skip counts n lines dropped where the batch now ends.
+func (f *StderrFeed) skip(n int) {
+	f.mu.Lock()
+	f.b.trailer += n
+	f.mu.Unlock()
+}
+
+// end marks the pipe's end.
+func (f *StderrFeed) end() {
+	f.mu.Lock()
+	f.b.End = true
+	f.mu.Unlock()
+	f.signal()
+}
+
+// compact keeps the batch's first RingHead and last RingTail lines, counting
+// the ones between as dropped before the first of the last.
+func (b *StderrBatch) compact() {
+	n := len(b.lines)
+	keepHead, keepTail := RingHead, RingTail
+	dropped := 0
+	for i := keepHead; i < n-keepTail; i++ {
+		dropped += 1 + b.lines[i].skipped
+	}
+	var text []byte
+	lines := make([]fedLine, 0, keepHead+keepTail)
+	for i := range n {
+		if i >= keepHead && i < n-keepTail {
+			continue
+		}
+		l := b.lines[i]
+		text = append(text, b.line(i)...)
+		l.end = len(text)
+		if i == n-keepTail {
+			l.skipped += dropped
+		}
+		lines = append(lines, l)
+	}
+	b.text, b.lines = text, lines
+}
+
+// drainLines reads r to its end and hands every line to feed: one
 // timestamp per read, lines cut at limit bytes with a note of how much was
-// cut, and no allocation per line (lines that fit a chunk are handed to the
-// ring as slices of the read buffer, which it copies).
-func drainLines(r io.Reader, ring *Ring, limit int) {
-	s := splitter{ring: ring, limit: limit}
+// cut, and no allocation per line.
+func drainLines(r io.Reader, feed *StderrFeed, limit int) {
+	defer feed.end()
+	s := splitter{out: feed, limit: limit}
 	buf := make([]byte, stderrFirstChunk)
 	for {
 		n, err := r.Read(buf)
@@ -42,12 +165,15 @@ func drainLines(r io.Reader, ring *Ring, limit int) {
 // splitter turns chunks into lines. A line that spans chunks collects in
 // partial (at most limit bytes of it; dropped counts the rest).
 type splitter struct {
-	ring    *Ring
+	out     *StderrFeed
 	limit   int
 	batch   [][]byte
 	partial []byte
 	open    bool // partial holds the start of a line (possibly empty so far)
 	dropped int
+	// fed counts the lines handed to the feed, so a flood's chunk keeps
+	// what the ring's head may still need.
+	fed int
 }
 
 func (s *splitter) feed(chunk []byte, t time.Time) {
@@ -66,20 +192,21 @@ func (s *splitter) feed(chunk []byte, t time.Time) {
 		}
 		s.collect(line)
 		s.flushBatch(t)
-		s.ring.appendLines([][]byte{s.cut()}, t)
+		s.hand([][]byte{s.cut()}, t)
 	}
 	s.flushBatch(t)
 }
 
 // skipOverwritten counts, without storing, the lines of a chunk that the
-// chunk's own last RingTail lines would overwrite in the tail anyway, and
-// returns the rest. A flood then costs a count of newlines for most lines.
+// chunk's own last RingTail lines would overwrite in the tail anyway, once
+// the ring's head has what it needs, and returns the rest. A flood then
+// costs a count of newlines for most lines.
 func (s *splitter) skipOverwritten(chunk []byte) []byte {
-	if s.open || len(chunk) < RingTail*2 {
+	if s.open || s.fed < RingHead || len(chunk) < RingTail*2 {
 		return chunk
 	}
 	n := bytes.Count(chunk, []byte{'\n'})
-	if n <= RingTail+1 || !s.ring.headFull() {
+	if n <= RingTail+1 {
 		return chunk
 	}
 	// Keep the last RingTail complete lines and whatever follows them.
@@ -91,10 +218,14 @@ func (s *splitter) skipOverwritten(chunk []byte) []byte {
 	for range RingTail {
 		cut = bytes.LastIndexByte(chunk[:cut], '\n')
 	}
-	s.ring.skip(n - RingTail)
+	s.out.skip(n - RingTail)
 	return chunk[cut+1:]
 }
 
+func (s *splitter) hand(lines [][]byte, t time.Time) {
+	s.fed += len(lines)
+	s.out.appendLines(lines, t)
+}
 // collect adds part of a line that does not end in this chunk, or is too
 // long to hand over as it is.
 func (s *splitter) collect(b []byte) {
@@ -119,7 +250,7 @@ func (s *splitter) cut() []byte {
 }
 
 func (s *splitter) flushBatch(t time.Time) {
-	s.ring.appendLines(s.batch, t)
+	s.hand(s.batch, t)
 	clear(s.batch)
 	s.batch = s.batch[:0]
 }
@@ -127,7 +258,7 @@ func (s *splitter) flushBatch(t time.Time) {
 // finish records a last line without a newline.
 func (s *splitter) finish(t time.Time) {
 	if s.open && (len(s.partial) > 0 || s.dropped > 0) {
-		s.ring.appendLines([][]byte{s.cut()}, t)
+		s.hand([][]byte{s.cut()}, t)
 	}
 }
 

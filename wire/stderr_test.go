@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 )
 
 // The lines a drain records do not depend on how the pipe's bytes were cut
@@ -16,8 +17,7 @@ func TestDrainLinesSameWhateverTheReads(t *testing.T) {
 		"one-byte": func(r *strings.Reader) interface{ Read([]byte) (int, error) } { return iotest.OneByteReader(r) },
 		"half":     func(r *strings.Reader) interface{ Read([]byte) (int, error) } { return iotest.HalfReader(r) },
 	} {
-		ring := NewRing()
-		drainLines(wrap(strings.NewReader(input)), ring, 16)
+		ring := drained(wrap(strings.NewReader(input)), 16)
 		var got []string
 		for _, l := range ring.Since(0).Lines {
 			got = append(got, l.Text)
@@ -37,8 +37,7 @@ func TestDrainLinesFloodKeepsHeadAndTail(t *testing.T) {
 	for i := 1; i <= n; i++ {
 		fmt.Fprintf(&b, "line %d\n", i)
 	}
-	ring := NewRing()
-	drainLines(strings.NewReader(b.String()), ring, maxStderrLine)
+	ring := drained(strings.NewReader(b.String()), maxStderrLine)
 	ex := ring.Since(0)
 	if ex.Total != n || len(ex.Lines) != RingHead+RingTail {
 		t.Fatalf("total %d with %d kept, want %d with %d", ex.Total, len(ex.Lines), n, RingHead+RingTail)
@@ -47,5 +46,43 @@ func TestDrainLinesFloodKeepsHeadAndTail(t *testing.T) {
 	wantRun(t, "tail", ex.Lines[RingHead:], n-RingTail+1, n)
 	if ex.Elided != n-RingHead-RingTail || ex.ElidedBefore != n-RingTail+1 {
 		t.Errorf("Elided = %d before #%d", ex.Elided, ex.ElidedBefore)
+	}
+}
+
+// drained drains r into a feed, and the feed into a ring, as a connection's
+// actor does.
+func drained(r interface{ Read([]byte) (int, error) }, limit int) *Ring {
+	feed := newStderrFeed()
+	drainLines(r, feed, limit)
+	ring := NewRing()
+	ring.AppendBatch(feed.Take())
+	return ring
+}
+
+// An owner that takes its feed late gets the same lines as one that takes
+// every batch at once: what the feed dropped meanwhile the ring would have
+// dropped too.
+func TestAFeedTakenLateKeepsWhatTheRingKeeps(t *testing.T) {
+	const n = 10_000
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	often, late := NewRing(), NewRing()
+	feed := newStderrFeed()
+	s := splitter{out: feed, limit: maxStderrLine}
+	whole := feed
+	lateFeed := newStderrFeed()
+	sl := splitter{out: lateFeed, limit: maxStderrLine}
+	now := time.Now()
+	for _, line := range strings.SplitAfter(b.String(), "\n") {
+		s.feed([]byte(line), now)
+		often.AppendBatch(whole.Take())
+		sl.feed([]byte(line), now)
+	}
+	late.AppendBatch(lateFeed.Take())
+	a, c := often.Since(0), late.Since(0)
+	if fmt.Sprint(a) != fmt.Sprint(c) {
+		t.Fatalf("a feed taken late differs:\n taken each line: total %d, %d kept\n taken once: total %d, %d kept", a.Total, len(a.Lines), c.Total, len(c.Lines))
 	}
 }
