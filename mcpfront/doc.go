@@ -1,8 +1,11 @@
 // Package mcpfront is the agent-facing MCP server: run-mcp with no
-// subcommand. It registers the twelve tools, checks their arguments against
-// closed schemas, relays the target's elicitation and sampling to the host,
-// forwards notifications and batches of stderr as logging messages, and
-// formats the replies an agent reads.
+// subcommand. It speaks MCP to its host on mcp-go's protocol types alone,
+// in both eras (a 2025 host's initialize, a 2026-07-28 host's per-request
+// _meta), serves the twelve tools with closed schemas that check their
+// arguments, hands call_mcp_primitive to its connection's actor without a
+// goroutine per call, puts the target's questions to the host in the host's
+// era, relays stderr and forwarded notifications as log messages the host
+// asked for, and formats the replies an agent reads.
 //
 // stdout carries only the protocol, written through one locked writer so a
 // frame is never torn; operator lines go to stderr prefixed "run-mcp:". It
