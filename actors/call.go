@@ -337,7 +337,13 @@ func (c *Conn) sendCall(st *connState, call *callState, responses map[string]jso
 		c.finish(st, call, nil, coded(CodeInvalidArgument, "type must be tool, resource or prompt, not %q", call.req.Kind))
 		return
 	}
-	key, err := c.send(st, s, &pending{method: call.method, call: call}, p, name)
+	var headers map[string]string
+	if s.http != nil && s.modern && call.req.Kind == KindTool && st.tools != nil {
+		if b, err := json.Marshal(p); err == nil {
+			headers = st.tools.paramHeaders(call.req.Name, b)
+		}
+	}
+	key, err := c.sendWith(st, s, &pending{method: call.method, call: call}, p, name, headers)
 	if err != nil {
 		c.finish(st, call, nil, c.closedDuringCall(st, call, err))
 		return

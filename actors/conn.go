@@ -343,6 +343,11 @@ type rpcResponse struct {
 // send writes a request to s and files p under its id. name is the tool,
 // prompt or resource it names (Mcp-Name over HTTP).
 func (c *Conn) send(st *connState, s *session, p *pending, params any, name string) (key string, err error) {
+	return c.sendWith(st, s, p, params, name, nil)
+}
+
+// sendWith is send with more HTTP headers for the request.
+func (c *Conn) sendWith(st *connState, s *session, p *pending, params any, name string, headers map[string]string) (key string, err error) {
 	st.reqSeq++
 	id := "run-mcp-" + strconv.FormatInt(st.reqSeq, 10)
 	b, err := json.Marshal(rpcRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: p.method, Params: params})
@@ -352,7 +357,7 @@ func (c *Conn) send(st *connState, s *session, p *pending, params any, name stri
 	key = wire.IDKey(mustJSON(id))
 	p.sess = s
 	st.pending[key] = p
-	if err := s.ch.Send(wire.Outbound{Msg: b, Key: key, Method: p.method, Name: name, Protocol: s.protocol}); err != nil {
+	if err := s.ch.Send(wire.Outbound{Msg: b, Key: key, Method: p.method, Name: name, Protocol: s.protocol, Headers: headers}); err != nil {
 		delete(st.pending, key)
 		return "", err
 	}

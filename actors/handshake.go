@@ -95,6 +95,8 @@ func (c *Conn) negotiate(ctx context.Context, s *session, era wire.Era) (version
 			want = next
 		case err != nil && errors.As(err, &te):
 			return legacy(fmt.Sprintf("answered server/discover with error %d %q", te.Code, te.Message), nil)
+		case err != nil && refusedOverHTTP(err):
+			return legacy("refused server/discover ("+err.Error()+")", nil)
 		case err != nil && errors.Is(context.Cause(ctx), errBudgetSpent):
 			return "", nil, "", &probeSilentError{err: err}
 		case err != nil:
@@ -170,6 +172,13 @@ func (c *Conn) initialize(ctx context.Context, s *session) error {
 			s.http.Listen()
 		}
 	})
+}
+
+// refusedOverHTTP says an HTTP server answered a request with a client
+// error status: it answered, and not with the revision asked for.
+func refusedOverHTTP(err error) bool {
+	var se *wire.StatusError
+	return errors.As(err, &se) && se.Code/100 == 4 && !se.SessionExpired
 }
 
 // modernOnly says a failed initialize looks like a server of the 2026-07-28

@@ -104,6 +104,13 @@ func (c *Conn) listAll(ctx context.Context, s *session, kind string) ([]json.Raw
 			return nil, fmt.Errorf("%s: %w", k.method, err)
 		}
 		if next == "" {
+			if kind == "tools" {
+				kept, excluded := headerChecked(s, raw)
+				if len(excluded) > 0 {
+					_ = c.do(context.WithoutCancel(ctx), func(*connState) { noteExcluded(s, excluded) })
+				}
+				raw = kept
+			}
 			return raw, nil
 		}
 		if seen[next] {

@@ -90,6 +90,51 @@ func (t *toolSet) check(name string, args json.RawMessage) error {
 	return nil
 }
 
+// headerChecked drops, on a 2026-07-28 connection over HTTP, the tools whose
+// x-mcp-header annotations are invalid: that revision's client must not
+// call them (it could not mirror their arguments into headers). Each is
+// named with why in excluded.
+func headerChecked(s *session, raw []json.RawMessage) (kept []json.RawMessage, excluded []string) {
+	if s.http == nil || !s.modern {
+		return raw, nil
+	}
+	kept = raw[:0:0]
+	for _, r := range raw {
+		var tl mcp.Tool
+		if json.Unmarshal(r, &tl) == nil {
+			if err := mcp.ValidateParamHeaderAnnotations(&tl); err != nil {
+				excluded = append(excluded, fmt.Sprintf("%q (%v)", tl.Name, err))
+				continue
+			}
+		}
+		kept = append(kept, r)
+	}
+	return kept, excluded
+}
+
+// noteExcluded files the tools headerChecked dropped as evidence.
+func noteExcluded(s *session, excluded []string) {
+	for _, e := range excluded {
+		s.evidence.AddError(wire.TransportError{Time: time.Now(),
+			Message: "the tool " + e + " has an invalid x-mcp-header annotation: a 2026-07-28 client over HTTP must not call it, so run-mcp lists and calls it not"})
+	}
+}
+
+// paramHeaders are the Mcp-Param-* headers of a tools/call on a 2026-07-28
+// connection over HTTP: the arguments the tool's x-mcp-header annotations
+// name, mirrored into headers.
+func (t *toolSet) paramHeaders(name string, params json.RawMessage) map[string]string {
+	raw := t.rawOf(name)
+	if raw == nil {
+		return nil
+	}
+	var tl mcp.Tool
+	if json.Unmarshal(raw, &tl) != nil {
+		return nil
+	}
+	return mcp.GenerateParamHeaders(&tl, params)
+}
+
 // refresh is a tools/list the actor asks for on behalf of checked calls
 // that wait on it (a tool list changed, or a name not in the last one).
 type refresh struct {
@@ -158,6 +203,9 @@ func (c *Conn) refreshPage(st *connState, r *refresh, m *wire.Message) {
 	}
 	r.timer.Stop()
 	st.refresh = nil
+	kept, excluded := headerChecked(r.sess, r.raw)
+	noteExcluded(r.sess, excluded)
+	r.raw = kept
 	st.tools = newToolSet(r.raw)
 	st.listing.Tools, st.listing.Raw.Tools, st.listing.Has.Tools = nil, r.raw, true
 	for _, call := range r.calls {

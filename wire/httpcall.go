@@ -39,7 +39,7 @@ func (h *HTTP) call(ctx context.Context, r *inflight, o Outbound, after <-chan s
 		h.expire(session)
 		h.fail(o.Key, statusError(resp, at, true))
 		return
-	case resp.StatusCode/100 == 4 && mediaType(resp) == "application/json" && h.errorAnswer(resp, at.Redacted(), o.Key):
+	case resp.StatusCode/100 == 4 && mediaType(resp) == "application/json" && h.errorAnswer(resp, o.Key):
 		// The server refused the request with its JSON-RPC error (a
 		// 2026-07-28 server answers -32022 with 400): the answer.
 		return
@@ -60,18 +60,28 @@ func (h *HTTP) call(ctx context.Context, r *inflight, o Outbound, after <-chan s
 
 // errorAnswer delivers a JSON-RPC error that answers request key, sent with
 // an HTTP error status; false (nothing delivered) when the body is not that.
-func (h *HTTP) errorAnswer(resp *http.Response, at, key string) bool {
+// The POST carried that one request, so an error without an id (the server
+// could not read one) answers it too.
+func (h *HTTP) errorAnswer(resp *http.Response, key string) bool {
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	if err != nil {
 		return false
 	}
-	msgs, _ := decodeMessages(data, "the answer from "+at, time.Now())
-	if len(msgs) != 1 || msgs[0].Error == nil || IDKey(msgs[0].ID) != key {
+	var env struct {
+		ID     json.RawMessage `json:"id"`
+		Method *string         `json:"method"`
+		Error  *RPCError       `json:"error"`
+	}
+	id := bytes.TrimSpace(env.ID)
+	if json.Unmarshal(data, &env) != nil || env.Error == nil || env.Method != nil {
 		resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(data), resp.Body))
 		return false
 	}
-	stamp(msgs, key)
-	h.deliver(Inbound{Messages: msgs})
+	if id = bytes.TrimSpace(env.ID); len(id) > 0 && string(id) != "null" && IDKey(id) != key {
+		resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(data), resp.Body))
+		return false
+	}
+	h.deliver(Inbound{Messages: []Message{{ID: json.RawMessage(key), Error: env.Error, Stream: key, Time: time.Now()}}})
 	return true
 }
 
@@ -98,6 +108,9 @@ func postHeaders(o Outbound, session string) http.Header {
 	}
 	if mcp.IsModernProtocol(o.Protocol) {
 		for k, v := range standardHeaders(o) {
+			hdr.Set(k, v)
+		}
+		for k, v := range o.Headers {
 			hdr.Set(k, v)
 		}
 	}

@@ -41,6 +41,9 @@ type Outbound struct {
 	// Protocol is the revision the connection speaks ("" before the
 	// handshake settled it): over HTTP it is sent as MCP-Protocol-Version.
 	Protocol string
+	// Headers are more HTTP headers of this request (a 2026-07-28 tool's
+	// Mcp-Param-* headers); stdio has none.
+	Headers map[string]string
 }
 
 // Message is one JSON-RPC message a target sent, decoded once: what routes
