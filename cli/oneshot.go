@@ -150,6 +150,9 @@ func connectedLine(info actors.Info, took time.Duration) string {
 		server += " " + info.ServerInfo.Version
 	}
 	line := fmt.Sprintf("Connected to %s: %s, protocol %s (%s), in %dms", who, server, info.ProtocolVersion, info.Era, took.Milliseconds())
+	if info.Negotiation != "" {
+		line += "\nProtocol: " + info.Negotiation
+	}
 	if info.Pid == 0 {
 		line += "\nNote: " + httpLimits
 	}

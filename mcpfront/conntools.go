@@ -117,6 +117,9 @@ func (f *front) describe(ctx context.Context, b *strings.Builder, info actors.In
 		fmt.Fprintf(b, ", asked with protocol=%s", info.EraMode)
 	}
 	b.WriteString(")\n")
+	if info.Negotiation != "" {
+		fmt.Fprintf(b, "Negotiation: %s\n", info.Negotiation)
+	}
 	if info.ServerInfo.Name != "" {
 		fmt.Fprintf(b, "Server: %s %s\n", info.ServerInfo.Name, info.ServerInfo.Version)
 	}
