@@ -79,3 +79,40 @@ func TestALaunchersServerServesUntilItsConnectionEnds(t *testing.T) {
 	_ = other.Stdout().Close()
 	wantNoSurvivors(t, "the stop of the other server", otherPids)
 }
+
+// TestALaunchedServerWorksThroughRunMCP: a server started through a launcher
+// that exits 0 at once answers calls from the agent server and from a
+// shell; status says the launcher exited and who serves; the end of the
+// connection leaves nothing behind.
+func TestALaunchedServerWorksThroughRunMCP(t *testing.T) {
+	requireLinux(t)
+	t.Parallel()
+	dir := t.TempDir()
+	a := startAgent(t)
+	a.call(t, "connect_to_mcp", map[string]any{"name": "l", "command": spawner, "args": []any{"--launcher", "--pids", dir}})
+	pids := waitPids(t, dir, "launcher", "server")
+	deadline := time.Now().Add(patience)
+	var status string
+	for time.Now().Before(deadline) {
+		if status = a.call(t, "mcp_server_status", map[string]any{"connection": "l"}); strings.Contains(status, "Launcher:") {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !strings.Contains(status, "Connection l: live") || !strings.Contains(status, "still serves the connection") {
+		t.Fatalf("after the launcher exited, status says:\n%s", status)
+	}
+	if got := a.call(t, "call_mcp_primitive", map[string]any{"connection": "l", "type": "tool", "name": "ping"}); !strings.Contains(got, "pong") {
+		t.Errorf("a call after the launcher exited: %q", got)
+	}
+	a.call(t, "disconnect_from_mcp", map[string]any{"connection": "l"})
+	wantNoSurvivors(t, "a launched server's connection ended", pids)
+
+	shellDir := t.TempDir()
+	c := command(t, t.TempDir(), append([]string{"call", "ping"}, target(shellDir, "--launcher")...)...)
+	out, err := c.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "pong") {
+		t.Fatalf("run-mcp call ping through a launcher: %v\n%s", err, out)
+	}
+	wantNoSurvivors(t, "a one-shot call through a launcher", waitPids(t, shellDir, "launcher", "server"))
+}
