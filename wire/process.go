@@ -72,6 +72,9 @@ type Process struct {
 	stdout  *os.File
 	stderrR *os.File
 	stderr  *StderrFeed
+	// stdoutInode identifies the stdout pipe (read once at start: the
+	// channel closes the file when it is done with it).
+	stdoutInode uint64
 
 	mu          sync.Mutex
 	stoppedByUs bool
@@ -93,6 +96,7 @@ func Start(spawner *Spawner, spec Spec) (*Process, error) {
 	if err := p.start(spawner, path); err != nil {
 		return nil, err
 	}
+	p.stdoutInode = fileInode(p.stdout)
 	go p.drainStderr()
 	go p.wait()
 	return p, nil

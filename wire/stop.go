@@ -30,7 +30,7 @@ func (p *Process) wait() {
 // process while it lives, and after it exited what it left (the server a
 // launcher started). Empty once nothing can answer; nil where the platform
 // cannot tell (only Linux can).
-func (p *Process) Serving() []int { return p.child.serving(fileInode(p.stdout)) }
+func (p *Process) Serving() []int { return p.child.serving(p.stdoutInode) }
 
 // Stop ends the process and everything it started: close stdin,
 // StdinGrace, SIGTERM to the process group, then SIGKILL to everything it
