@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/run-mcp/run-mcp/test/targets"
 )
 
 // A drop-in for what was written against 3.0, where the specification is
@@ -281,4 +283,59 @@ func TestDropInMetadataJSONParses(t *testing.T) {
 			t.Errorf("no %q in the metadata JSON", k)
 		}
 	}
+}
+
+// Everything that counts the agent server's tools says twelve: validate of
+// run-mcp itself, the README, AGENTS.md, mcpfront's doc and the CHANGELOG.
+func TestEveryoneSaysTwelveTools(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	text := mustText(t, h, "validate_mcp_server", map[string]any{"command": bin})
+	wantContains(t, "validate of run-mcp itself", text, "\nTools Count: 12\n")
+	for file, want := range map[string]string{
+		"README.md":       "`reconnect_to_mcp` and nine other\n   tools",
+		"AGENTS.md":       "the twelve tools",
+		"mcpfront/doc.go": "specification's twelve tools",
+		"CHANGELOG.md":    "the twelve\n  tools",
+	} {
+		if !strings.Contains(repoFile(t, file), want) {
+			t.Errorf("%s does not say %q", file, want)
+		}
+	}
+	if strings.Contains(repoFile(t, "README.md"), "mcp_task") {
+		t.Error("the README still names mcp_task")
+	}
+}
+
+// The README names each place where the specification decides otherwise
+// than 3.0, in its section on the differences.
+func TestReadmeNamesTheDifferencesFrom30(t *testing.T) {
+	t.Parallel()
+	readme := repoFile(t, "README.md")
+	_, section, ok := strings.Cut(readme, "\n## Differences from run-mcp 3.0\n")
+	if !ok {
+		t.Fatal("the README has no section on the differences from 3.0")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	for _, item := range []string{"**Script mode**", "**No implicit reconnect from a cached config**", "**`result.meta`**",
+		"**The failure heading**", "**Exit 69 on a failed reconnect**", "**`input_requests` rounds**",
+		"**A disconnected connection's record is kept**", "**An absolute command is accepted from another directory**"} {
+		if !strings.Contains(section, item) {
+			t.Errorf("the differences from 3.0 do not name %s", item)
+		}
+	}
+}
+
+// repoFile reads a file of the repository.
+func repoFile(t *testing.T, rel string) string {
+	t.Helper()
+	root, err := targets.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
