@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -37,6 +38,16 @@ func (e *NotModernError) Error() string {
 	}
 	return msg + ". Use protocol auto (--protocol auto from a shell) to accept what it offers, or legacy for a server that predates 2026-07-28; run-mcp did not fall back to initialize"
 }
+
+// LegacyRefusedError is a server that refused the 2025 initialize the way
+// a server of the 2026-07-28 revision alone does ("Unsupported protocol
+// version"). Its text is the server's answer only: each front end adds
+// what to try, in the words of its own options, once.
+type LegacyRefusedError struct{ Err error }
+
+func (e *LegacyRefusedError) Error() string { return e.Err.Error() }
+
+func (e *LegacyRefusedError) Unwrap() error { return e.Err }
 
 // probeSilentError is a server/discover that got no answer within the
 // connect budget.
@@ -149,7 +160,7 @@ func (c *Conn) initialize(ctx context.Context, s *session) error {
 	raw, err := c.exchangeAt(ctx, s, string(mcp.MethodInitialize), params, "")
 	if err != nil {
 		if s.cfg.Era.Mode == wire.EraLegacy && modernOnly(err) {
-			return fmt.Errorf("%w. The server refused the 2025 handshake and looks like it speaks only 2026-07-28: try protocol auto (--protocol auto from a shell) or protocol \"2026-07-28\"", err)
+			return &LegacyRefusedError{Err: err}
 		}
 		return err
 	}
@@ -185,8 +196,13 @@ func refusedOverHTTP(err error) bool {
 // era only: it answered -32022 naming modern versions.
 func modernOnly(err error) bool {
 	var te *TargetError
-	if !errors.As(err, &te) || te.Code != mcp.UNSUPPORTED_PROTOCOL_VERSION {
+	if !errors.As(err, &te) {
 		return false
+	}
+	if te.Code != mcp.UNSUPPORTED_PROTOCOL_VERSION {
+		// Servers of the 2026-07-28 revision alone also answer -32602
+		// with these words (3.0 went by the words).
+		return strings.Contains(strings.ToLower(te.Message), "unsupported protocol version")
 	}
 	supported := supportedOf(te.Data)
 	if len(supported) == 0 {

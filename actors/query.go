@@ -107,6 +107,20 @@ func (c *Conn) Stderr(ctx context.Context, since, last int) (ex wire.Excerpt, ok
 	return r.ex, r.ok, err
 }
 
+// StderrStart is the position in the connection's stderr before the
+// newest process's first line: Stderr(ctx, StderrStart, 0) is what the
+// current process (or the last one to run) wrote, and nothing of the
+// processes before it. Positions run on across reconnects, so a cursor
+// taken before one still reads what came after it.
+func (c *Conn) StderrStart(ctx context.Context) (int, error) {
+	return ask(ctx, c, func(st *connState) int {
+		if st.lastProc == nil {
+			return 0
+		}
+		return st.lastProc.stderrBase
+	})
+}
+
 // Evidence is the stdout noise and transport errors of the newest life.
 func (c *Conn) Evidence(ctx context.Context) (wire.EvidenceSnapshot, error) {
 	return ask(ctx, c, func(st *connState) wire.EvidenceSnapshot {

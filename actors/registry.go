@@ -205,6 +205,13 @@ func isOpen(p Phase) bool { return p == PhaseLive || p == PhaseConnecting }
 // (CONNECTION_REQUIRED), never a guess. With needLive false, a lone record of
 // an ended connection also answers (its stderr and reconnect still work).
 func (r *Registry) Resolve(name string, needLive bool) (*Conn, error) {
+	return r.resolve(name, needLive, false)
+}
+
+// resolve is Resolve for a caller that restarts what it finds (restart):
+// when no connection is live and a name is needed, it is told to name the
+// one to restart, not to call the reconnect it is making.
+func (r *Registry) resolve(name string, needLive, restart bool) (*Conn, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if name != "" {
@@ -221,12 +228,8 @@ func (r *Registry) Resolve(name string, needLive bool) (*Conn, error) {
 		r.last = open[0]
 		return r.conns[open[0]], nil
 	case len(open) > 1:
-		recent := ""
-		if slices.Contains(open, r.last) {
-			recent = fmt.Sprintf("; the most recently used is %q", r.last)
-		}
 		return nil, coded(CodeConnectionRequired, "%d connections are open: %s. Pass connection to choose one%s.",
-			len(open), r.describe(open), recent)
+			len(open), r.describe(open), r.recent(open))
 	case !needLive && len(r.conns) == 1:
 		for n, c := range r.conns {
 			r.last = n
@@ -235,7 +238,10 @@ func (r *Registry) Resolve(name string, needLive bool) (*Conn, error) {
 	case len(r.conns) == 0:
 		return nil, coded(CodeNoConnection, "no connection is open. Call connect_to_mcp first (or pass auto_connect to call_mcp_primitive).")
 	}
-	all := r.describeAll()
+	all := r.describeAll() + r.recent(r.names())
+	if restart && len(r.conns) > 1 {
+		return nil, coded(CodeConnectionRequired, "no connection is live and several have a record; %s. Pass connection to name the one to restart.", all)
+	}
 	if len(r.conns) == 1 {
 		// The one record says why it ended (the server died, --idle-timeout),
 		// as a call naming it would be told.
@@ -331,6 +337,20 @@ func (r *Registry) ResolveWait(ctx context.Context, name string, needLive bool) 
 	}
 }
 
+// recent names the most recently used connection when there is a choice
+// to make, with its state when it is not one of listed: a record is still
+// what the user last worked on. The caller holds r.mu.
+func (r *Registry) recent(listed []string) string {
+	c, ok := r.conns[r.last]
+	if !ok || len(r.conns) < 2 {
+		return ""
+	}
+	if slices.Contains(listed, r.last) {
+		return fmt.Sprintf("; the most recently used is %q", r.last)
+	}
+	return fmt.Sprintf("; the most recently used is %q (%s)", r.last, c.Phase())
+}
+
 func (r *Registry) describe(names []string) string {
 	parts := make([]string, 0, len(names))
 	for _, n := range names {
@@ -343,12 +363,17 @@ func (r *Registry) describeAll() string {
 	if len(r.conns) == 0 {
 		return "there are no connections"
 	}
+	return "connections: " + r.describe(r.names())
+}
+
+// names lists every connection's name, sorted. The caller holds r.mu.
+func (r *Registry) names() []string {
 	names := make([]string, 0, len(r.conns))
 	for n := range r.conns {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	return "connections: " + r.describe(names)
+	return names
 }
 
 // LastUsed names the most recently used connection that still has a
@@ -377,7 +402,7 @@ func (r *Registry) Conns() []*Conn {
 // Reconnect restarts the named connection, with override applied to its
 // settings; it works on a live connection and on a record.
 func (r *Registry) Reconnect(ctx context.Context, name string, override func(*Config)) (Reconnected, error) {
-	c, err := r.Resolve(name, false)
+	c, err := r.resolve(name, false, true)
 	if err != nil {
 		return Reconnected{}, err
 	}

@@ -185,11 +185,11 @@ func checkDir(dir string) error {
 	info, err := os.Stat(dir)
 	switch {
 	case err != nil && errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("the working directory %s does not exist (cwd); nothing was started. Pass an existing directory as cwd, or leave cwd out to use run-mcp's", dir)
+		return fmt.Errorf("the working directory %s does not exist (cwd), so nothing was started. Pass an existing directory as cwd, or leave cwd out to start the server in run-mcp's own working directory", dir)
 	case err != nil:
-		return fmt.Errorf("the working directory %s cannot be used (cwd): %w; nothing was started", dir, err)
+		return fmt.Errorf("the working directory %s cannot be used (cwd): %w, so nothing was started. Check its permissions, or pass another directory as cwd", dir, err)
 	case !info.IsDir():
-		return fmt.Errorf("the working directory %s is not a directory (cwd); nothing was started. Pass the directory that holds the server", dir)
+		return fmt.Errorf("the working directory %s is not a directory (cwd), so nothing was started. Pass the directory that holds the server as cwd", dir)
 	}
 	return nil
 }

@@ -207,6 +207,13 @@ func (c *Conn) TaskResult(ctx context.Context, id string, timeout time.Duration,
 	return c.taskResult(ctx, id, timeout, onProgress, nil)
 }
 
+// TaskResultFor is TaskResult for a front end that carries the wait on a
+// request of its own: tag is among the Carriers of every question the
+// server asks while the task runs, as a call's Tag is.
+func (c *Conn) TaskResultFor(ctx context.Context, id string, timeout time.Duration, onProgress func(ProgressEvent), tag any) (*Outcome, error) {
+	return c.taskResult(ctx, id, timeout, onProgress, tag)
+}
+
 // taskResult is TaskResult for the call that created the task: tag is that
 // call's, so a question the server asks while the task runs rides on it.
 func (c *Conn) taskResult(ctx context.Context, id string, timeout time.Duration, onProgress func(ProgressEvent), tag any) (*Outcome, error) {

@@ -144,8 +144,8 @@ func (f *front) startPrimitive(ctx context.Context, r *request, a map[string]any
 	r.prim = p
 	r.mu.Unlock()
 	task, err := taskArg(a)
-	if err == nil && task != nil && p.kind != actors.KindTool {
-		err = &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: "task needs type tool: only tools/call is task-augmented"}
+	if err == nil {
+		err = checkPrimitiveArgs(p.kind, a, task)
 	}
 	if err != nil {
 		f.replyTool(r, errResult(err))
@@ -155,14 +155,14 @@ func (f *front) startPrimitive(ctx context.Context, r *request, a map[string]any
 		Timeout: time.Duration(getInt(a, "timeout_ms", int(f.opts.Timeout.Milliseconds()))) * time.Millisecond,
 		Tag:     p, Events: f.events, Task: task}
 	name := getStr(a, "connection")
-	if task == nil && getObj(a, "auto_connect") == nil {
+	if task == nil && p.kind != kindTask && getObj(a, "auto_connect") == nil {
 		if c, ok := f.reg.ResolveNow(name); ok {
 			f.send(p, c, call)
 			return
 		}
 	}
-	// It must wait for a connect first, or run as a task: on a goroutine,
-	// which the host's cancel stops.
+	// It must wait for a connect first, or is about a task: on a
+	// goroutine, which the host's cancel stops.
 	ctx, cancel := context.WithCancel(ctx)
 	r.mu.Lock()
 	r.cancel = cancel
@@ -176,12 +176,28 @@ func (f *front) startPrimitive(ctx context.Context, r *request, a map[string]any
 			f.replyTool(r, errResult(f.notConnected("call_mcp_primitive", err)))
 			return
 		}
-		if task != nil {
+		switch {
+		case p.kind == kindTask && getBool(a, "cancel"):
+			f.replyTool(r, f.cancelTask(ctx, c, call.Name))
+		case p.kind == kindTask:
+			f.runTaskResult(ctx, p, c, call.Name, call.Timeout)
+		case task != nil:
 			f.runTask(ctx, p, c, call)
-			return
+		default:
+			f.send(p, c, call)
 		}
-		f.send(p, c, call)
 	}()
+}
+
+// checkPrimitiveArgs refuses what call_mcp_primitive's closed schema
+// cannot say: arguments given twice, and task options that do not fit the
+// type.
+func checkPrimitiveArgs(kind string, a map[string]any, task *actors.TaskParams) error {
+	if has(a, "arguments") && has(a, "args") {
+		return &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: "call_mcp_primitive takes arguments or its alias args, not both: " +
+			"run-mcp will not guess which one you meant. Pass one of them"}
+	}
+	return checkTaskArgs(kind, a, task)
 }
 
 // target finds the connection a call names, connecting first when
@@ -199,7 +215,7 @@ func (f *front) target(ctx context.Context, a map[string]any) (*actors.Conn, err
 		return nil, cerr
 	}
 	if _, cerr := f.reg.Connect(ctx, name, cfg); cerr != nil {
-		return nil, cerr
+		return nil, withEraHint(cerr)
 	}
 	return f.reg.Resolve(name, true)
 }
@@ -375,7 +391,11 @@ func (f *front) shapeEnd(p *primitive, ev actors.CallEvent) (res *mcp.CallToolRe
 	if out.Task != nil && p.kind == actors.KindTool && len(out.Raw) > 0 && isCreateTask(out.Raw) {
 		return taskCreated(out.Task, name)
 	}
-	res, stats, _, err := f.shape(p.kind, out.Raw, p.maxText)
+	kind := p.kind
+	if kind == kindTask {
+		kind = actors.KindTool // a task's result is its tool call's
+	}
+	res, stats, _, err := f.shape(kind, out.Raw, p.maxText)
 	if err != nil {
 		return errResult(err)
 	}

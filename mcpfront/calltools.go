@@ -79,13 +79,15 @@ func promptAsTool(p *mcp.GetPromptResult) *mcp.CallToolResult {
 	return out
 }
 
-// withMetadata prepends 3.0's metadata item, "--- metadata ---" and JSON
-// only, so a script can parse it; the lines for a person (one per input
-// round, and what the server did with the progress token) follow in an item
-// of their own, then the result's items unchanged.
+// withMetadata puts one metadata item before the result's own items, so
+// the result's first item is content[1], as in 3.0: "--- metadata ---", the
+// JSON, then, after a blank line, the lines for a person (one per input
+// round, and what the server did with the progress token). The JSON ends at
+// the first blank line (indented JSON has none), which is how a script
+// reads it.
 func withMetadata(res *mcp.CallToolResult, out *actors.Outcome, stats intercept.Stats) *mcp.CallToolResult {
 	meta := map[string]any{
-		"latency_ms": out.Latency.Milliseconds(),
+		"latency_ms":    out.Latency.Milliseconds(),
 		"content_items": len(res.Content), "is_error": res.IsError, "truncated": stats.Truncated,
 		"images_saved": stats.ImagesSaved, "audio_saved": stats.AudioSaved, "results_saved": stats.ResultsSaved,
 		"original_size_bytes": stats.OriginalSizeBytes, "protocol": out.Protocol,
@@ -100,15 +102,19 @@ func withMetadata(res *mcp.CallToolResult, out *actors.Outcome, stats intercept.
 		meta["server_ms"], meta["input_wait_ms"] = out.ServerTime.Milliseconds(), out.InputWait.Milliseconds()
 	}
 	b, _ := json.MarshalIndent(meta, "", "  ")
-	var lines []string
+	lines := make([]string, 0, len(out.Rounds)+1)
 	for i, r := range out.Rounds {
 		lines = append(lines, fmt.Sprintf("Input round %d: %s", i+1, r.Line()))
 	}
 	lines = append(lines, progressLine(out.Progress))
+	item := metadataHeading + string(b) + "\n\n" + strings.Join(lines, "\n")
 	shown := *res
-	shown.Content = append([]mcp.Content{mcp.NewTextContent("--- metadata ---\n" + string(b)), mcp.NewTextContent(strings.Join(lines, "\n"))}, res.Content...)
+	shown.Content = append([]mcp.Content{mcp.NewTextContent(item)}, res.Content...)
 	return &shown
 }
+
+// metadataHeading opens the metadata item (3.0's words).
+const metadataHeading = "--- metadata ---\n"
 
 // inputCounts is input_requests of the metadata: a count per kind of
 // client-input request (every kind present, so a zero is visible), the
@@ -165,7 +171,9 @@ func (f *front) list(ctx context.Context, a map[string]any) (*mcp.CallToolResult
 			return nil, err
 		}
 		b, _ := json.MarshalIndent(page, "", "  ")
-		return textResult(string(b)), nil
+		// 3.0's heading, as on every listing: a script that finds the
+		// section by it finds the later pages too.
+		return textResult(fmt.Sprintf("--- %s ---\n%s", title(types[0]), b)), nil
 	}
 	if len(types) == 0 {
 		types = kinds
@@ -278,35 +286,4 @@ func (f *front) readResult(_ context.Context, a map[string]any) (*mcp.CallToolRe
 		return nil, err
 	}
 	return textResult(text), nil
-}
-
-func (f *front) stderr(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
-	c, err := f.reg.Resolve(getStr(a, "connection"), false)
-	if err != nil {
-		return nil, err
-	}
-	ex, ok, err := c.Stderr(ctx, getInt(a, "since", 0), getInt(a, "lines", 0))
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return textResult("This connection has no process (an HTTP target, or one never started), so there is no stderr to read."), nil
-	}
-	stamps := true
-	if has(a, "timestamps") {
-		stamps = getBool(a, "timestamps")
-	}
-	var b strings.Builder
-	lines := ex.Render(stamps)
-	if len(lines) == 0 {
-		b.WriteString("(no new stderr lines)\n")
-	}
-	for _, l := range lines {
-		b.WriteString(l + "\n")
-	}
-	if ev, err := c.Evidence(ctx); err == nil && (ev.NoiseTotal > 0 || ev.ErrorsTotal > 0) {
-		b.WriteString(noiseSection(ev))
-	}
-	fmt.Fprintf(&b, "next: since=%d", ex.Total)
-	return textResult(b.String()), nil
 }

@@ -56,6 +56,36 @@ func (f *front) targetConfig(a map[string]any) (actors.Config, error) {
 	return cfg, nil
 }
 
+// eraHint is what to try when a server refused the legacy handshake, in
+// the agent server's words: protocol is an argument of its tools.
+const eraHint = `The server refused the legacy handshake: it may speak only the 2026-07-28 revision. Pass protocol "auto" (--protocol auto from a shell) or protocol "2026-07-28".`
+
+// withEraHint puts eraHint under the first line of a connect the server
+// refused as a server of 2026-07-28 alone does, keeping the error's type.
+func withEraHint(err error) error {
+	var refused *actors.LegacyRefusedError
+	if !errors.As(err, &refused) {
+		return err
+	}
+	return &hinted{err: err, hint: eraHint}
+}
+
+// hinted is an error with one more line of advice under its first line.
+type hinted struct {
+	err  error
+	hint string
+}
+
+func (h *hinted) Error() string {
+	first, rest, _ := strings.Cut(h.err.Error(), "\n")
+	if rest != "" {
+		rest = "\n" + rest
+	}
+	return first + "\n" + h.hint + rest
+}
+
+func (h *hinted) Unwrap() error { return h.err }
+
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
@@ -71,6 +101,7 @@ func (f *front) connect(ctx context.Context, a map[string]any) (*mcp.CallToolRes
 	cfg.ConnectTimeout = time.Duration(getInt(a, "connect_timeout_ms", 0)) * time.Millisecond
 	rc, err := f.reg.ConnectReport(ctx, getStr(a, "name"), cfg)
 	if err != nil {
+		err = withEraHint(err)
 		var ce *actors.ConnectError
 		if errors.As(err, &ce) {
 			// What the server would have reached is part of the diagnosis.
@@ -85,8 +116,10 @@ func (f *front) connect(ctx context.Context, a map[string]any) (*mcp.CallToolRes
 		pid = fmt.Sprintf(" (PID: %d)", info.Pid)
 	}
 	fmt.Fprintf(&b, "Connected to MCP server%s\n", pid)
-	if rc.HadPrior {
-		// A connect in place of an earlier record of the same name.
+	if rc.HadPrior && len(getStrs(a, "include")) > 0 {
+		// A connect in place of an earlier record of the same name, asked
+		// to list what the server offers: what changed since (3.0 said so
+		// only then; reconnect_to_mcp always does).
 		b.WriteString(strings.Join(snapshot.Diff(rc.Before, info.Listing), "\n") + "\n")
 	}
 	f.describe(ctx, &b, info)
@@ -274,6 +307,7 @@ func (f *front) reconnect(ctx context.Context, a map[string]any) (*mcp.CallToolR
 		return nil, eraErr
 	}
 	if err != nil {
+		err = withEraHint(err)
 		var ce *actors.ConnectError
 		if !errors.As(err, &ce) {
 			return nil, err // refused before any process was touched
@@ -324,6 +358,9 @@ func (f *front) disconnect(ctx context.Context, a map[string]any) (*mcp.CallTool
 }
 
 func (f *front) status(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
+	if has(a, "task") {
+		return f.taskStatus(ctx, a)
+	}
 	var conns []*actors.Conn
 	if name := getStr(a, "connection"); name != "" {
 		c, err := f.reg.Resolve(name, false)

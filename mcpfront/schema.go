@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/internal/didyoumean"
@@ -33,8 +34,23 @@ func integer(desc string) schema { return schema{"type": "integer", "description
 func count(desc string) schema {
 	return schema{"type": "integer", "minimum": 0, "description": desc}
 }
-func withFormat(s schema, format string) schema {
-	s["format"] = format
+
+// positive is an integer of 1 or more: 0 is INVALID_ARGUMENT, since it
+// would ask for nothing (leave the argument out for the default).
+func positive(desc string) schema {
+	return schema{"type": "integer", "minimum": 1, "description": desc}
+}
+
+// nonEmpty is a string that must have at least one character: an empty
+// one is INVALID_ARGUMENT, never read as "not given".
+func nonEmpty(desc string) schema {
+	return schema{"type": "string", "minLength": 1, "description": desc}
+}
+
+// withRule states r in s as a standard pattern, so a host's validator
+// applies the same rule run-mcp checks.
+func withRule(s schema, r rule) schema {
+	s["pattern"] = r.pattern
 	return s
 }
 func boolean(desc string) schema { return schema{"type": "boolean", "description": desc} }
@@ -84,11 +100,9 @@ func checkValue(tool, path string, s schema, v any) error {
 			return fmt.Errorf("%s must be %d or more, got %s", name(path), lo, gotOf(v))
 		}
 	}
-	if f, ok := s["format"].(string); ok {
-		if sv, isStr := v.(string); isStr {
-			if err := checkFormat(f, sv); err != nil {
-				return fmt.Errorf("%s %w", name(path), err)
-			}
+	if sv, isStr := v.(string); isStr {
+		if err := checkString(s, sv); err != nil {
+			return fmt.Errorf("%s %w", name(path), err)
 		}
 	}
 	if vals, ok := s["enum"].([]string); ok {
@@ -198,25 +212,66 @@ func checkType(path, t string, v any) error {
 	return nil
 }
 
-// Formats run-mcp checks (JSON Schema's "format" annotation, so a host sees
-// the rule too).
-const (
-	formatFileURI  = "uri"             // a file:// URI (roots)
-	formatConnName = "connection-name" // printable: it is shown in every reply
+// checkString applies a schema's string keywords: minLength, and a
+// pattern through its rule, whose words say what to pass instead.
+func checkString(s schema, v string) error {
+	if n, ok := s["minLength"].(int); ok && utf8.RuneCountInString(v) < n {
+		return fmt.Errorf("must not be empty")
+	}
+	if p, ok := s["pattern"].(string); ok {
+		if r, known := ruleOf(p); known {
+			return r.check(v)
+		}
+	}
+	return nil
+}
+
+// A rule is a string rule a schema states as a pattern. The schemas keep
+// to standard keywords and no format: a host that compiles them with a
+// strict validator (Ajv's defaults throw on any format they do not know)
+// must accept every tool. The pattern is written so that ECMA-262 (what
+// hosts run) and Go's regexp read it alike; check is the same rule in Go,
+// with words that say what to pass instead, and the schema tests hold the
+// two to the same answers.
+type rule struct {
+	pattern string
+	check   func(string) error
+}
+
+// The rules of run-mcp's arguments.
+var (
+	// connNameRule: a connection's name is shown in every reply, so it
+	// has no control characters; an empty one would be no name at all.
+	connNameRule = rule{pattern: `^[^\x00-\x1F\x7F-\x9F]+$`, check: checkConnName}
+	// fileURIRule: roots are directories, named by file:// URIs.
+	fileURIRule = rule{pattern: `^file://`, check: checkFileURI}
 )
 
-func checkFormat(format, v string) error {
-	switch format {
-	case formatFileURI:
-		if !strings.HasPrefix(v, "file://") {
-			return fmt.Errorf("must be a file:// URI (roots are directories the server may use, e.g. file:///home/me/project), got %q", v)
+// ruleOf finds the rule a pattern states.
+func ruleOf(pattern string) (rule, bool) {
+	for _, r := range []rule{connNameRule, fileURIRule} {
+		if r.pattern == pattern {
+			return r, true
 		}
-	case formatConnName:
-		for _, r := range v {
-			if unicode.IsControl(r) {
-				return fmt.Errorf("must not contain control characters (it is shown in every reply), got %q", v)
-			}
+	}
+	return rule{}, false
+}
+
+func checkConnName(v string) error {
+	if v == "" {
+		return fmt.Errorf("must not be empty: leave it out for the default connection, or give a name such as \"api\"")
+	}
+	for _, r := range v {
+		if unicode.IsControl(r) {
+			return fmt.Errorf("must not contain control characters (it is shown in every reply), got %q", v)
 		}
+	}
+	return nil
+}
+
+func checkFileURI(v string) error {
+	if !strings.HasPrefix(v, "file://") {
+		return fmt.Errorf("must be a file:// URI (roots are directories the server may use, e.g. file:///home/me/project), got %q", v)
 	}
 	return nil
 }

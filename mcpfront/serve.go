@@ -64,6 +64,9 @@ type front struct {
 	events   chan actors.CallEvent
 	consumed chan struct{}
 	handlers sync.WaitGroup
+	// looks are the last get_mcp_server_stderr replies, so stdout noise
+	// already shown is not shown again to the cursor they handed out.
+	looks stderrLooks
 }
 
 // Serve runs the agent server on in/out until the host closes in, ctx ends

@@ -25,13 +25,13 @@ type toolDef struct {
 var kinds = []string{"tools", "resources", "resource_templates", "prompts"}
 
 func connectionArg() schema {
-	return withFormat(str("Which connection (the name given to connect_to_mcp). Needed only while several are open."), formatConnName)
+	return withRule(str("Which connection (the name given to connect_to_mcp; no control characters). Needed only while several are open."), connNameRule)
 }
 
 func (f *front) toolDefs() []toolDef {
 	levels := []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 	rootsSchema := schema{"type": "array", "description": "Roots run-mcp answers the server's roots/list with (they persist across reconnects).",
-		"items": object([]string{"uri"}, schema{"uri": withFormat(str("A file:// URI."), formatFileURI), "name": str("A display name.")})}
+		"items": object([]string{"uri"}, schema{"uri": withRule(str("A file:// URI."), fileURIRule), "name": str("A display name.")})}
 	connectProps := func(withCommand bool) schema {
 		p := schema{
 			"include":            enumList("Also list these kinds in the reply.", kinds...),
@@ -48,7 +48,7 @@ func (f *front) toolDefs() []toolDef {
 			p["args"] = strList("Arguments of the command.")
 			p["cwd"] = str("Working directory for the server (default: run-mcp's).")
 			p["server"] = str("Instead of command: the name of a server registered with a client on this machine (list_available_mcp_servers), launched with its command, args, cwd and env; SOURCE:NAME picks among several of that name.")
-			p["name"] = withFormat(str("A name for this connection, to keep several open (default \"default\")."), formatConnName)
+			p["name"] = withRule(str("A name for this connection, to keep several open (default \"default\"; no control characters)."), connNameRule)
 		} else {
 			p["connection"] = connectionArg()
 		}
@@ -57,24 +57,23 @@ func (f *front) toolDefs() []toolDef {
 	return []toolDef{
 		{"connect_to_mcp", "Spawn an MCP server you are building (or reach one over HTTP) and connect to it. Use this first; include=[tools] lists what it offers. A failed start reports the exit code and the server's stderr. Give name to keep several open.",
 			object(nil, connectProps(true)), f.connect},
-		{"call_mcp_primitive", "Call a tool, read a resource (name = URI) or get a prompt on the connected server. auto_connect spawns the server first if needed. include_metadata reports latency (server time vs time waiting on a person), client-input rounds and progress.",
+		{"call_mcp_primitive", "Call a tool, read a resource (name = URI) or get a prompt on the connected server. auto_connect spawns the server first if needed. " +
+			"include_metadata reports latency (server time vs time waiting on a person), client-input rounds and progress. " +
+			"Tasks (2025-11-25): task runs a tool call as a task; type=task with name=<task id> then waits for that task's result, and cancel=true cancels it; mcp_server_status task=<id> shows its status.",
 			object([]string{"type", "name"}, schema{
-				"type":             enum("What to call.", "tool", "resource", "prompt"),
-				"name":             str("Tool or prompt name, or resource URI."),
+				"type":             enum("What to call: a tool, a resource, a prompt, or a task a tool call created (its result, or cancel=true).", primitiveKinds...),
+				"name":             nonEmpty("Tool or prompt name, resource URI, or task id (type task)."),
 				"arguments":        freeObject("Arguments of the tool or prompt."),
-				"args":             freeObject("Alias of arguments."),
+				"args":             freeObject("Alias of arguments (give one or the other)."),
 				"auto_connect":     object(nil, schema{"command": str("Executable or URL."), "server": str("Instead of command: a registered server's name (list_available_mcp_servers)."), "args": strList("Arguments."), "env": envMap("Environment."), "protocol": str("legacy, auto or a revision."), "cwd": str("Working directory.")}),
 				"disconnect_after": boolean("Stop the server after this call."),
 				"timeout_ms":       count("Server-time budget; paused while the server waits on client input (default from --timeout, 5 minutes)."),
 				"include_metadata": boolean("Prepend timing, input rounds and progress. A question that names no call (a 2025-era stdio server with several calls in flight) pauses and is shared by all of them, and their time is then not split into server time and input wait."),
-				"max_text_length":  integer("Truncate text over this many characters (-1: never); the rest is saved for read_result."),
+				"max_text_length":  integer("Bound the result's text to this many characters (-1: never); the whole text is saved for read_result."),
 				"task":             taskSchema(),
+				"cancel":           boolean("With type task: cancel the task (tasks/cancel) instead of waiting for its result."),
 				"connection":       connectionArg(),
 			}), nil},
-		{"mcp_task", "Follow a task a server created for call_mcp_primitive with task (2025-11-25): its status (tasks/get), its result (tasks/result, waits for it within timeout_ms), or cancel it (tasks/cancel). mcp_server_status lists the open ones.",
-			object([]string{"task_id"}, schema{"task_id": str("The task id (from the call's reply)."), "action": enum("What to do (default status).", "status", "result", "cancel"),
-				"timeout_ms": count("With action=result: server-time budget of the wait (default from --timeout)."), "max_text_length": integer("With action=result: truncate text over this many characters (-1: never)."),
-				"connection": connectionArg()}), f.task},
 		{"list_mcp_primitives", "List the connected server's tools, resources, resource templates and/or prompts.",
 			object(nil, schema{"type": enumList("Kinds to list (default all).", kinds...), "name": str("Only items whose name or URI contains this."),
 				"summary": boolean("Names and descriptions only."), "cursor": str("Page cursor (needs exactly one type)."), "connection": connectionArg()}), f.list},
@@ -89,10 +88,11 @@ func (f *front) toolDefs() []toolDef {
 			object([]string{"id"}, schema{"id": str("The result id, e.g. r2."), "offset": count("Character offset (default 0)."), "length": count("How many characters (default and max: --max-text).")}), f.readResult},
 		{"disconnect_from_mcp", "Stop the server without restarting it. Its record (stderr, exit) stays readable unless forget is true.",
 			object(nil, schema{"connection": connectionArg(), "forget": boolean("Also drop the record.")}), f.disconnect},
-		{"mcp_server_status", "Connection status: running or how the server died, PID, protocol, calls in flight, stdout noise, and what the host forwards. Without connection, all of them.",
-			object(nil, schema{"connection": connectionArg()}), f.status},
-		{"get_mcp_server_stderr", "The server's stderr, timestamped, with a cursor: pass the since=N from the last reply to see only what came after.",
-			object(nil, schema{"lines": count("Only the last N lines."), "since": count("Only lines after this position."),
+		{"mcp_server_status", "Connection status: running or how the server died, PID, protocol, calls in flight, open tasks, stdout noise, and what the host forwards. Without connection, all of them. " +
+			"task=<id> asks the server for one task's status instead (tasks/get).",
+			object(nil, schema{"connection": connectionArg(), "task": nonEmpty("A task id (from call_mcp_primitive with task): ask the server for its status (tasks/get).")}), f.status},
+		{"get_mcp_server_stderr", "The server's stderr, timestamped, with a cursor: without since, what the current process wrote (the first 100 and the last 1,000 lines); pass the since=N from the last reply to see only what came after.",
+			object(nil, schema{"lines": positive("Only the last N lines (1 or more; leave it out for the current process's lines)."), "since": count("Only lines after this position (positions continue across reconnects)."),
 				"timestamps": boolean("Prefix each line with its time and position (default true)."), "connection": connectionArg()}), f.stderr},
 		{"validate_mcp_server", "Spawn a server command, connect, and report what a strict client would reject: stdout pollution, transport errors, crash output, and the exit and stderr of a server that dies.",
 			object(nil, schema{"command": str("Executable or URL."), "server": str("Instead of command: a registered server's name (list_available_mcp_servers)."),

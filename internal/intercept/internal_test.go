@@ -47,3 +47,14 @@ func TestSizeKB(t *testing.T) {
 		}
 	}
 }
+
+// Every file a media kind is saved under is one Prune removes: a kind
+// added later cannot leave its files behind for good.
+func TestPruneKnowsEveryMediaPrefix(t *testing.T) {
+	for k := kindImage; k <= kindData; k++ {
+		name := k.prefix() + "_1700000000000_1.bin"
+		if !ownFile.MatchString(name) {
+			t.Errorf("%s files (%s) are never pruned", k.label(), name)
+		}
+	}
+}

@@ -1,42 +1,20 @@
 package intercept
 
-import "github.com/mark3labs/mcp-go/mcp"
+import (
+	"unicode/utf8"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
 
 // pass is the state of intercepting one result: the limit in force for this
-// call and the stats gathered so far.
+// call and the stats gathered so far. shared makes the resource texts of a
+// resources/read result share the limit, left being what remains of it.
 type pass struct {
-	i     *Interceptor
-	limit int
-	stats Stats
-}
-
-// text handles one text item: a pure-base64 text becomes a saved image,
-// otherwise over-long text is spilled. changed is false when the item is
-// left exactly as it was.
-func (p *pass) text(c mcp.TextContent) (out mcp.Content, changed bool, err error) {
-	p.stats.OriginalSizeBytes += len(c.Text)
-	note, saved, err := p.saveBase64Text(c.Text)
-	if err != nil {
-		return nil, false, err
-	}
-	if saved {
-		c.Text = note
-		return c, true, nil
-	}
-	return p.truncated(c)
-}
-
-func (p *pass) truncated(c mcp.TextContent) (mcp.Content, bool, error) {
-	chars, over := overLimit(c.Text, p.limit)
-	if !over {
-		return c, false, nil
-	}
-	text, err := p.spillText(c.Text, chars)
-	if err != nil {
-		return nil, false, err
-	}
-	c.Text = text
-	return c, true, nil
+	i      *Interceptor
+	limit  int
+	shared bool
+	left   int
+	stats  Stats
 }
 
 // media handles an image or audio item. The replacement keeps the item's
@@ -84,16 +62,27 @@ func (p *pass) resource(rc mcp.ResourceContents) (mcp.ResourceContents, bool, er
 	return nil, false, nil
 }
 
+// resourceText spills a resource text over the limit: its own, for a
+// resource embedded in a tool result; what the entries before it left, for
+// the entries of a resources/read result, which share it.
 func (p *pass) resourceText(v mcp.TextResourceContents) (mcp.ResourceContents, bool, error) {
 	p.stats.OriginalSizeBytes += len(v.Text)
-	chars, over := overLimit(v.Text, p.limit)
+	limit := p.limit
+	if p.shared && limit != NoLimit {
+		limit = p.left
+	}
+	chars, over := overLimit(v.Text, limit)
 	if !over {
+		if p.shared && limit != NoLimit {
+			p.left -= utf8.RuneCountInString(v.Text)
+		}
 		return nil, false, nil
 	}
-	text, err := p.spillText(v.Text, chars)
+	text, err := p.spillText(v.Text, chars, limit)
 	if err != nil {
 		return nil, false, err
 	}
+	p.left = 0
 	v.Text = text
 	return v, true, nil
 }

@@ -12,12 +12,14 @@ import (
 
 // ownFile matches exactly the names this package creates, so Prune can run
 // on a shared directory such as /tmp without touching anything else.
-var ownFile = regexp.MustCompile(`^((img|audio|media)_[0-9]+_[0-9]+\.[a-z0-9]+|result_r[1-9][0-9]*\.txt)$`)
+// Every prefix a mediaKind names is here (a test holds the two together).
+var ownFile = regexp.MustCompile(`^((img|audio|media|data)_[0-9]+_[0-9]+\.[a-z0-9]+|result_r[1-9][0-9]*\.txt)$`)
 
 // Prune deletes our files in dir last modified before now-olderThan (use
 // PruneAge for the standard 7 days) and reports how many it removed. Only
 // regular files named like img_*, audio_*, media_* and result_* as this
-// package names them are considered. A missing dir is not an error. It keeps
+// package names them are considered (data_* too: base64 text that
+// decodes to neither image nor audio). A missing dir is not an error. It keeps
 // going past files it cannot remove and returns those errors joined.
 func Prune(dir string, olderThan time.Duration, now time.Time) (int, error) {
 	entries, err := os.ReadDir(dir)

@@ -20,6 +20,7 @@ func TestPruneRemovesOnlyOurOldFiles(t *testing.T) {
 		"audio_1700000000000_2.wav":  old,
 		"media_1700000000000_3.pdf":  old,
 		"result_r4.txt":              old,
+		"data_1700000000000_9.pdf":   old,    // saved by base64 detection
 		"img_1700000000000_5.png":    recent, // too young
 		"result_r6.txt":              recent,
 		"notes.txt":                  old, // not ours
@@ -44,8 +45,8 @@ func TestPruneRemovesOnlyOurOldFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if removed != 4 {
-		t.Errorf("removed %d files, want 4", removed)
+	if removed != 5 {
+		t.Errorf("removed %d files, want 5", removed)
 	}
 	left := dirNames(t, dir)
 	slices.Sort(left)

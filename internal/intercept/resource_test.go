@@ -84,7 +84,9 @@ func TestResourceResult(t *testing.T) {
 	if !reflect.DeepEqual(got.Contents[0], res.Contents[0]) {
 		t.Error("short text contents changed")
 	}
-	if b := got.Contents[1].(mcp.TextResourceContents); !strings.Contains(b.Text, `read_result id="r1" offset=10`) || b.URI != "b" {
+	// The entries share the limit: "short" left 5 of the 10 characters.
+	if b := got.Contents[1].(mcp.TextResourceContents); !strings.HasPrefix(b.Text, "zzzzz\n\n[truncated at 5 of 40 chars.") ||
+		!strings.Contains(b.Text, `read_result id="r1" offset=5`) || b.URI != "b" {
 		t.Errorf("long text contents = %+v", b)
 	}
 	c := got.Contents[2].(mcp.TextResourceContents)

@@ -7,10 +7,13 @@ import (
 )
 
 // ResourceResult intercepts a resources/read result the same way ToolResult
-// does: blobs are saved like media, long text is spilled, and an untouched
-// result is returned as the same pointer.
+// does: blobs are saved like media, text over the limit is spilled (the
+// limit bounds the text of all the entries together: an entry past what
+// the ones before it left is cut), and an untouched result is returned as
+// the same pointer.
 func (i *Interceptor) ResourceResult(res *mcp.ReadResourceResult, maxText int) (*mcp.ReadResourceResult, Stats, error) {
-	p := &pass{i: i, limit: i.limitFor(maxText)}
+	p := &pass{i: i, limit: i.limitFor(maxText), shared: true}
+	p.left = p.limit
 	if res == nil {
 		return nil, p.stats, nil
 	}

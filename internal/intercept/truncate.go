@@ -2,6 +2,8 @@ package intercept
 
 import (
 	"fmt"
+	"io"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -28,25 +30,48 @@ func headRunes(s string, n int) string {
 	return s
 }
 
-// spillText writes the whole of s to result_<id>.txt and returns the head
-// plus a note telling the agent where the rest is and how to read it.
-// The file is written straight from the string; the returned text is a new,
-// small string, so the caller can drop the large one.
-func (p *pass) spillText(s string, chars int) (string, error) {
-	id, f, err := p.i.createResult()
+// spillText writes the whole of s (chars characters) to result_<id>.txt
+// and returns its first head characters plus a note telling the agent
+// where the rest is and how to read it. The file is written straight from
+// the string; the returned text is a new, small string, so the caller can
+// drop the large one.
+func (p *pass) spillText(s string, chars, head int) (string, error) {
+	id, path, err := p.spill(chars, func(w io.Writer) error {
+		_, err := io.WriteString(w, s)
+		return err
+	})
 	if err != nil {
 		return "", err
 	}
-	_, werr := f.WriteString(s)
+	return headRunes(s, head) + noteAfter(head, truncationNote(head, chars, path, id)), nil
+}
+
+// noteAfter is the truncation note after a head of head characters: on a
+// line of its own after text, alone when nothing of the text is shown.
+func noteAfter(head int, note string) string {
+	if head == 0 {
+		return strings.TrimPrefix(note, "\n\n")
+	}
+	return note
+}
+
+// spill writes a text of chars characters to a fresh result file with
+// write, remembers it for Read, and counts it.
+func (p *pass) spill(chars int, write func(io.Writer) error) (id, path string, err error) {
+	id, f, err := p.i.createResult()
+	if err != nil {
+		return "", "", err
+	}
+	werr := write(f)
 	info, err := finish(f, werr)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	p.i.remember(id, spilled{path: f.Name(), chars: chars, written: info})
 	p.stats.Truncated = true
 	p.stats.ResultsSaved++
 	p.stats.Files = append(p.stats.Files, f.Name())
-	return headRunes(s, p.limit) + truncationNote(p.limit, chars, f.Name(), id), nil
+	return id, f.Name(), nil
 }
 
 func truncationNote(shown, total int, path, id string) string {
@@ -54,4 +79,98 @@ func truncationNote(shown, total int, path, id string) string {
 	// agents' prompts look for.
 	return fmt.Sprintf("\n\n[truncated at %s of %s chars. Full text saved to %s (result id: %s). Read more with read_result id=%q offset=%d.]",
 		commas(shown), commas(total), path, id, id, shown)
+}
+
+// itemSeparator joins the text items of one result in its result file, so
+// read_result pages through them in order.
+const itemSeparator = "\n\n"
+
+// textItems is the text items of a result's content, by index, with the
+// position each starts at in the result file that would join them.
+type textItems struct {
+	index  []int
+	texts  []string
+	starts []int
+	total  int // characters of the joined text
+}
+
+// collectText finds the text items of content. counted says whether the
+// characters were counted: when every byte fits in limit (a character
+// takes at least one), nothing can be over it and nothing is counted.
+func collectText(content []contentView, limit int) (t textItems, counted bool) {
+	bytes := 0
+	for k, c := range content {
+		if c.isText {
+			t.index, t.texts = append(t.index, k), append(t.texts, c.text.Text)
+			bytes += len(c.text.Text)
+		}
+	}
+	if len(t.texts) > 1 {
+		bytes += len(itemSeparator) * (len(t.texts) - 1)
+	}
+	if limit == NoLimit || bytes <= limit {
+		return t, false
+	}
+	at := 0
+	for j, s := range t.texts {
+		if j > 0 {
+			at += len(itemSeparator)
+		}
+		t.starts = append(t.starts, at)
+		at += utf8.RuneCountInString(s)
+	}
+	t.total = at
+	return t, true
+}
+
+// boundText keeps the text of a whole result within the limit: the text
+// items together show at most limit characters (an item past it is cut,
+// the items after it are left out), and the whole text, every item in
+// order, is saved once to one result file that read_result continues
+// where the reply stopped. cut is false when it all fits; then content is
+// returned as it was.
+func (p *pass) boundText(content []contentView) (out []contentView, cut bool, err error) {
+	t, counted := collectText(content, p.limit)
+	if !counted || t.total <= p.limit {
+		return content, false, nil
+	}
+	k := 0 // the first item that does not fit whole
+	for k < len(t.texts) && t.starts[k]+utf8.RuneCountInString(t.texts[k]) <= p.limit {
+		k++
+	}
+	head := max(p.limit-t.starts[k], 0)
+	shown := t.starts[k] + head
+	id, path, err := p.spill(t.total, func(w io.Writer) error {
+		for j, s := range t.texts {
+			if j > 0 {
+				if _, err := io.WriteString(w, itemSeparator); err != nil {
+					return err
+				}
+			}
+			if _, err := io.WriteString(w, s); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	note := noteAfter(head, truncationNote(shown, t.total, path, id))
+	dropped := map[int]bool{}
+	for _, idx := range t.index[k+1:] {
+		dropped[idx] = true
+	}
+	for idx, c := range content {
+		switch {
+		case dropped[idx]:
+		case idx == t.index[k]:
+			c.text.Text = headRunes(c.text.Text, head) + note
+			c.changed = true
+			out = append(out, c)
+		default:
+			out = append(out, c)
+		}
+	}
+	return out, true, nil
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/run-mcp/run-mcp/actors"
 )
 
 // Status of one check.
@@ -97,11 +99,25 @@ func (r Report) Text(deep bool) string {
 	if r.Exit != "" {
 		fmt.Fprintf(&b, "\n%s\n", r.Exit)
 	}
-	fmt.Fprintf(&b, "\n--- Target server stderr (%d line(s)) ---\n", len(r.Stderr))
+	b.WriteString("\n" + r.stderrHeading() + "\n")
+	if len(r.Stderr) == 0 {
+		b.WriteString("(the server wrote nothing to stderr)\n")
+	}
 	for _, l := range r.Stderr {
 		b.WriteString(l + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// stderrHeading is the specification's heading where the stderr explains
+// a failure (a check failed, or the server died), as every failure report
+// of run-mcp says it; a server that passed gets a plain one, since nothing
+// there is the cause of anything.
+func (r Report) stderrHeading() string {
+	if r.Result == Fail || r.Exit != "" {
+		return actors.StderrHeading
+	}
+	return fmt.Sprintf("--- Target server stderr (%d line(s)) ---", len(r.Stderr))
 }
 
 // quick is the quick form's verdict: FAILED when a check failed (the

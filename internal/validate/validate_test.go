@@ -66,3 +66,23 @@ func TestCrashSignature(t *testing.T) {
 		t.Fatal("crash signatures misread")
 	}
 }
+
+// The stderr of a failed validation is under the specification's heading,
+// the one every failure report of run-mcp uses; a passing one is not told
+// its stderr is "the cause".
+func TestStderrHeading(t *testing.T) {
+	failed := Report{Command: "srv", Exit: "The server exited with code 1.", Stderr: []string{"12:00:00.000 #1  boom"}}
+	failed.add("handshake_connection", Fail, "Connection closed")
+	failed.finish()
+	text := failed.Text(false)
+	want := "\n--- Target server stderr (this is almost certainly the cause) ---\n12:00:00.000 #1  boom"
+	if !strings.Contains(text, want) {
+		t.Errorf("a failed validation's stderr is not under the specification's heading:\n%s", text)
+	}
+	passed := Report{Command: "srv", Connected: true, Stderr: []string{"12:00:00.000 #1  listening"}}
+	passed.add("handshake_connection", Pass, "ok")
+	passed.finish()
+	if text := passed.Text(true); strings.Contains(text, "almost certainly the cause") || !strings.Contains(text, "--- Target server stderr (1 line(s)) ---") {
+		t.Errorf("a passing validation's stderr heading:\n%s", text)
+	}
+}

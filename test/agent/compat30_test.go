@@ -79,10 +79,14 @@ func TestCompat30Connect(t *testing.T) {
 	text := mustFail(t, h, "connect_to_mcp", map[string]any{"command": bin, "args": demoArgs()})
 	wantContains(t, "second connect", text, "ALREADY_CONNECTED: ", "Already connected", "reconnect_to_mcp", "disconnect_from_mcp")
 
-	// A connect in place of an earlier record of the same name carries the diff.
+	// A connect in place of an earlier record of the same name prints no
+	// diff, as in 3.0; asked to list (include), it says what changed.
 	mustText(t, h, "disconnect_from_mcp", nil)
 	reply = mustText(t, h, "connect_to_mcp", map[string]any{"command": bin, "args": demoArgs()})
-	wantInOrder(t, "connect after disconnect", reply, "Connected to MCP server (PID: ", "\nChanges since last connection: none\n")
+	wantNotContains(t, "second connect without include", reply, "Changes since last connection")
+	mustText(t, h, "disconnect_from_mcp", nil)
+	reply = mustText(t, h, "connect_to_mcp", map[string]any{"command": bin, "args": demoArgs(), "include": []any{"tools"}, "summary": true})
+	wantInOrder(t, "connect after disconnect with include", reply, "Connected to MCP server (PID: ", "\nChanges since last connection: none\n", "\n--- Tools ---\n")
 }
 
 // sectionBody is the text between "--- <title> ---" and the next blank line.
@@ -151,8 +155,8 @@ func TestCompat30ConnectEverything(t *testing.T) {
 	if p, _ := meta["progress"].(map[string]any); p == nil || len(p["events"].([]any)) != 2 {
 		t.Errorf("metadata progress = %v, want 2 events", meta["progress"])
 	}
-	if len(res.Content) != 3 || !isTextPrefix(res.Content[2], "Long running operation completed.") {
-		t.Errorf("the result items do not follow the two metadata items: %+v", res.Content)
+	if len(res.Content) != 2 || !isTextPrefix(res.Content[1], "Long running operation completed.") {
+		t.Errorf("the result is not content[1], after the one metadata item: %+v", res.Content)
 	}
 
 	// Disconnect.
@@ -244,8 +248,9 @@ func TestCompat30CallErrors(t *testing.T) {
 	wantContains(t, "missing argument", text, `Tool "echo" requires: message. Received: {}`)
 }
 
-// include_metadata: the first item is "--- metadata ---" and JSON only, the
-// second the lines for a person, then the result's items unchanged.
+// include_metadata: one metadata item, "--- metadata ---", its JSON and,
+// after a blank line, the lines for a person; then the result's items
+// unchanged, the first of them content[1] as in 3.0.
 func TestCompat30Metadata(t *testing.T) {
 	t.Parallel()
 	h := start(t)
@@ -268,17 +273,17 @@ func TestCompat30Metadata(t *testing.T) {
 		}
 	}
 	if !strings.HasPrefix(lines[0], `Input round 1: elicitation "What should the demo call you?": accepted`) {
-		t.Errorf("the lines item does not start with the input round: %q", lines)
+		t.Errorf("the metadata's lines do not start with the input round: %q", lines)
 	}
 	if findPrefix(lines, "Progress: none — a progress token was offered and the server sent no notifications/progress") == "" {
-		t.Errorf("the lines item lacks the specification's Progress line: %q", lines)
+		t.Errorf("the metadata's lines lack the specification's Progress line: %q", lines)
 	}
-	if n, _ := meta["content_items"].(float64); int(n) != len(res.Content)-2 {
-		t.Errorf("content_items = %v, but %d result item(s) follow the metadata", n, len(res.Content)-2)
+	if n, _ := meta["content_items"].(float64); int(n) != len(res.Content)-1 {
+		t.Errorf("content_items = %v, but %d result item(s) follow the metadata", n, len(res.Content)-1)
 	}
 	plain := h.call(t, "call_mcp_primitive", tool("echo", map[string]any{"message": "hi"}))
 	withMeta := h.call(t, "call_mcp_primitive", tool("echo", map[string]any{"message": "hi"}, "include_metadata", true))
-	if len(withMeta.Content) != len(plain.Content)+2 || !isText(withMeta.Content[2], joinText(plain)) {
+	if len(withMeta.Content) != len(plain.Content)+1 || !isText(withMeta.Content[1], joinText(plain)) {
 		t.Errorf("the result items do not follow unchanged: %+v vs %+v", withMeta.Content, plain.Content)
 	}
 }

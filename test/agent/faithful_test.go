@@ -97,9 +97,14 @@ func TestFaithfulListPrimitives(t *testing.T) {
 		t.Errorf("filtered tools differ from what the server sent:\n got  %s\n sent %s", got, want)
 	}
 
-	// A page is the page as the server sent it, its cursor included.
+	// A page is the page as the server sent it, its cursor included, under
+	// the kind's heading like every listing.
 	page := mustText(t, h, "list_mcp_primitives", map[string]any{"type": []any{"tools"}, "cursor": "page2"})
-	if got, want := compactJSON(t, "the page", []byte(page)), `{"tools":[`+string(all[1])+","+string(all[2])+`]}`; got != want {
+	body, ok := strings.CutPrefix(page, "--- Tools ---\n")
+	if !ok {
+		t.Errorf("a page lacks the --- Tools --- heading:\n%s", page)
+	}
+	if got, want := compactJSON(t, "the page", []byte(body)), `{"tools":[`+string(all[1])+","+string(all[2])+`]}`; got != want {
 		t.Errorf("page 2 differs from what the server sent:\n got  %s\n sent %s", got, want)
 	}
 }

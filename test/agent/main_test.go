@@ -377,27 +377,26 @@ func eventually(d time.Duration, f func() bool) bool {
 	}
 }
 
-// metadata extracts 3.0's metadata: the first item is "--- metadata ---"
-// followed by JSON only; the second holds the lines for a person (input
-// rounds, progress); the result's own items follow.
+// metadata extracts the one metadata item that comes before the result's
+// own items: "--- metadata ---", the JSON up to the first blank line, then
+// the lines for a person (input rounds, progress).
 func metadata(t *testing.T, res *mcp.CallToolResult) (lines []string, meta map[string]any) {
 	t.Helper()
-	if len(res.Content) < 2 {
-		t.Fatalf("want the metadata item and the lines item, got %+v", res.Content)
+	if len(res.Content) < 1 {
+		t.Fatalf("want the metadata item, got %+v", res.Content)
 	}
 	tc, ok := mcp.AsTextContent(res.Content[0])
 	if !ok || !strings.HasPrefix(tc.Text, "--- metadata ---\n") {
 		t.Fatalf("first item is not the metadata: %+v", res.Content[0])
 	}
-	body := strings.TrimPrefix(tc.Text, "--- metadata ---\n")
+	body, human, found := strings.Cut(strings.TrimPrefix(tc.Text, "--- metadata ---\n"), "\n\n")
+	if !found {
+		t.Fatalf("the metadata item has no lines after its JSON: %q", tc.Text)
+	}
 	if err := json.Unmarshal([]byte(body), &meta); err != nil {
-		t.Fatalf("the metadata item is not \"--- metadata ---\" and JSON only: %v in %q", err, tc.Text)
+		t.Fatalf("the metadata item's JSON (up to the first blank line) does not parse: %v in %q", err, tc.Text)
 	}
-	human, ok := mcp.AsTextContent(res.Content[1])
-	if !ok {
-		t.Fatalf("second item is not the metadata's lines: %+v", res.Content[1])
-	}
-	return strings.Split(human.Text, "\n"), meta
+	return strings.Split(human, "\n"), meta
 }
 
 func writeFile(t *testing.T, path, content string) {

@@ -27,8 +27,10 @@ func TestTaskServerEverythingWaits(t *testing.T) {
 		`elicitation "The research query \"python\" could have multiple interpretations.": accepted`, "# Research Report: python (User accepted without selection)")
 }
 
-// A task started without waiting is listed by status, followed with mcp_task
-// and cancelled.
+// A task started without waiting is followed through the twelve tools:
+// mcp_server_status lists it and, with task, asks the server for its
+// status; call_mcp_primitive type=task cancels it (cancel) or fetches its
+// result. Each reply names the next of these calls.
 func TestTaskFollowAndCancel(t *testing.T) {
 	t.Parallel()
 	cmd, err := targets.ServerEverything()
@@ -41,17 +43,47 @@ func TestTaskFollowAndCancel(t *testing.T) {
 		t.Fatalf("no task in the reply: %q", text)
 	}
 	id := m[1]
-	wantContains(t, "created", text, "mcp_task task_id="+id)
+	wantContains(t, "created", text, "call_mcp_primitive type=task name="+id+" waits for its result", "with cancel=true cancels it",
+		"mcp_server_status task="+id+" shows its status")
 	wantContains(t, "status", mustText(t, h, "mcp_server_status", nil), "Open tasks: 1\n  Task "+id+" of simulate-research-query: working")
-	wantContains(t, "mcp_task status", mustText(t, h, "mcp_task", map[string]any{"task_id": id}), "Task "+id+" of simulate-research-query: working", `"taskId": "`+id+`"`)
-	wantContains(t, "mcp_task cancel", mustText(t, h, "mcp_task", map[string]any{"task_id": id, "action": "cancel"}), "→ cancelled")
+	wantContains(t, "status of the task", mustText(t, h, "mcp_server_status", map[string]any{"task": id}),
+		"Task "+id+" of simulate-research-query: working", `"taskId": "`+id+`"`, "call_mcp_primitive type=task name="+id)
+	wantContains(t, "cancel", mustText(t, h, "call_mcp_primitive", map[string]any{"type": "task", "name": id, "cancel": true}), "→ cancelled")
 	if text := mustText(t, h, "mcp_server_status", nil); strings.Contains(text, "Open tasks") {
 		t.Errorf("a cancelled task is still listed as open:\n%s", text)
 	}
-	text, isErr := callText(t, h, "mcp_task", map[string]any{"task_id": id, "action": "bogus"})
-	if !isErr || !strings.Contains(text, "action must be one of status, result, cancel") {
-		t.Errorf("a bad action: %q", text)
+	text = mustFail(t, h, "call_mcp_primitive", map[string]any{"type": "tool", "name": "echo", "cancel": true, "arguments": map[string]any{"message": "x"}})
+	wantContains(t, "cancel of a tool call", text, "INVALID_ARGUMENT: ", "cancel needs type task")
+}
+
+// A task started without waiting, then its result fetched by id: the
+// result as the tool's, headed by the task's line, with the metadata when
+// asked.
+func TestTaskResultByID(t *testing.T) {
+	t.Parallel()
+	cmd, err := targets.ServerEverything()
+	targets.Require(t, err)
+	h := start(t)
+	mustText(t, h, "connect_to_mcp", map[string]any{"command": cmd[0], "args": toAny(cmd[1:])})
+	text := mustText(t, h, "call_mcp_primitive", tool("simulate-research-query", map[string]any{"topic": "go"}, "task", map[string]any{"wait": false}))
+	m := regexp.MustCompile(`Task created: (\S+) `).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no task in the reply: %q", text)
 	}
+	res := h.call(t, "call_mcp_primitive", map[string]any{"type": "task", "name": m[1], "include_metadata": true})
+	if res.IsError {
+		t.Fatalf("type=task: %s", joinText(res))
+	}
+	lines, meta := metadata(t, res)
+	if _, ok := meta["latency_ms"]; !ok {
+		t.Errorf("no latency_ms in the metadata: %v", meta)
+	}
+	if findPrefix(lines, "Progress:") == "" {
+		t.Errorf("no Progress line in the metadata item: %q", lines)
+	}
+	wantContains(t, "task result", joinText(res), "[TASK] Task "+m[1]+" of simulate-research-query: ", "→ completed", "# Research Report: go")
+	text = mustFail(t, h, "call_mcp_primitive", map[string]any{"type": "task", "name": m[1], "task": true})
+	wantContains(t, "task on a task", text, "INVALID_ARGUMENT: ", "type task already names one")
 }
 
 func toAny(s []string) []any {

@@ -204,7 +204,8 @@ func TestCallCancelledWhileConnectingNeverRuns(t *testing.T) {
 
 // A second connect under a live name is refused with 3.0's words and the
 // way to replace it; the live process is untouched. After a disconnect the
-// name can be connected again, with the changes since the last connection.
+// name can be connected again, with the changes since the last connection
+// when the connect lists what the server offers.
 func TestSecondConnectUnderALiveName(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -224,9 +225,9 @@ func TestSecondConnectUnderALiveName(t *testing.T) {
 	wantContains(t, "second connect of server-filesystem", mustFail(t, h, "connect_to_mcp", fsArgs), "Already connected", "reconnect_to_mcp connection=fs")
 	wantContains(t, "server-filesystem status", mustText(t, h, "mcp_server_status", map[string]any{"connection": "fs"}), fmt.Sprintf("PID: %d,", fsPid))
 
-	// Over a record: allowed, with the changes since the last connection.
+	// Over a record: allowed; asked to list, it says what changed since.
 	mustText(t, h, "disconnect_from_mcp", map[string]any{"connection": "x"})
-	again := connectDemo(t, h, "x")
+	again := mustText(t, h, "connect_to_mcp", map[string]any{"command": bin, "args": demoArgs(), "name": "x", "include": []any{"prompts"}})
 	wantContains(t, "connect over a record", again, "Changes since last connection: none")
 	if pidOf(t, again) == pid {
 		t.Errorf("the connect over a record kept PID %d", pid)
@@ -317,7 +318,8 @@ func TestBadCwdIsNamed(t *testing.T) {
 	h := start(t)
 	missing := t.TempDir() + "/no/such/dir"
 	text := mustFail(t, h, "connect_to_mcp", map[string]any{"command": bin, "args": demoArgs(), "cwd": missing})
-	wantContains(t, "connect with a bad cwd", text, "the working directory "+missing+" does not exist (cwd)",
+	wantContains(t, "connect with a bad cwd", text, "the working directory "+missing+" does not exist (cwd), so nothing was started. "+
+		"Pass an existing directory as cwd, or leave cwd out to start the server in run-mcp's own working directory\n",
 		"Client input forwarded to your host: ")
 	wantNotContains(t, "connect with a bad cwd", text, "fork/exec")
 }
@@ -340,8 +342,9 @@ func TestReconnectErrorsSayWhatWasTouched(t *testing.T) {
 	wantContains(t, "second failed reconnect", text, "No process was running before this attempt")
 }
 
-// "Most recently used" names only a connection in the list beside it.
-func TestMostRecentlyUsedIsInTheList(t *testing.T) {
+// "Most recently used" is named also when it is not live, with its state,
+// since it is what the user last worked on; once forgotten, it is not.
+func TestMostRecentlyUsedIsNamedWithItsState(t *testing.T) {
 	t.Parallel()
 	h := start(t)
 	for _, n := range []string{"a", "b", "c"} {
@@ -349,11 +352,34 @@ func TestMostRecentlyUsedIsInTheList(t *testing.T) {
 	}
 	mustText(t, h, "disconnect_from_mcp", map[string]any{"connection": "b"}) // b is now the most recently used
 	text := mustFail(t, h, "call_mcp_primitive", tool("echo", map[string]any{"message": "x"}))
-	wantContains(t, "call without a connection", text, "CONNECTION_REQUIRED: 2 connections are open: a (live), c (live)")
-	wantNotContains(t, "call without a connection", text, `most recently used is "b"`)
+	wantContains(t, "call without a connection", text, "CONNECTION_REQUIRED: 2 connections are open: a (live), c (live)",
+		`the most recently used is "b" (disconnected)`)
+	wantContains(t, "status", mustText(t, h, "mcp_server_status", nil), "3 connections; most recently used: b")
 	mustText(t, h, "disconnect_from_mcp", map[string]any{"connection": "b", "forget": true})
 	status := mustText(t, h, "mcp_server_status", nil)
 	wantNotContains(t, "status after forgetting b", status, "most recently used: b")
+	text = mustFail(t, h, "call_mcp_primitive", tool("echo", map[string]any{"message": "x"}))
+	wantNotContains(t, "call after forgetting b", text, `"b"`)
+}
+
+// A reconnect_to_mcp without a name, with several records and none live,
+// is asked to name the one to restart: never told to call the tool it is.
+func TestNamelessReconnectIsAskedForAName(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	for _, n := range []string{"a", "b"} {
+		connectDemo(t, h, n)
+	}
+	for _, n := range []string{"a", "b"} {
+		mustText(t, h, "disconnect_from_mcp", map[string]any{"connection": n})
+	}
+	text := mustFail(t, h, "reconnect_to_mcp", nil)
+	wantContains(t, "nameless reconnect", text, "CONNECTION_REQUIRED: ", "a (disconnected), b (disconnected)",
+		`the most recently used is "b"`, "Pass connection to name the one to restart")
+	wantNotContains(t, "nameless reconnect", text, "reconnect_to_mcp")
+	// Other tools are still told how to restart one.
+	text = mustFail(t, h, "call_mcp_primitive", tool("echo", map[string]any{"message": "x"}))
+	wantContains(t, "call with no connection live", text, "NO_CONNECTION: ", "reconnect_to_mcp to restart one", `the most recently used is "b"`)
 }
 
 // Bad values are INVALID_ARGUMENT, never a silent default.
@@ -367,7 +393,12 @@ func TestBadValuesAreInvalidArgument(t *testing.T) {
 	}{
 		{"connect_to_mcp", map[string]any{"command": bin, "connect_timeout_ms": -1}, "connect_timeout_ms must be 0 or more"},
 		{"get_mcp_server_stderr", map[string]any{"since": -1}, "since must be 0 or more"},
-		{"get_mcp_server_stderr", map[string]any{"lines": -5}, "lines must be 0 or more"},
+		{"get_mcp_server_stderr", map[string]any{"lines": -5}, "lines must be 1 or more"},
+		{"get_mcp_server_stderr", map[string]any{"lines": 0}, "lines must be 1 or more, got the number 0"},
+		{"connect_to_mcp", map[string]any{"command": bin, "name": ""}, "name must not be empty"},
+		{"call_mcp_primitive", map[string]any{"type": "tool", "name": ""}, "name must not be empty"},
+		{"call_mcp_primitive", map[string]any{"type": "tool", "name": "echo", "arguments": map[string]any{"message": "a"}, "args": map[string]any{"message": "b"}},
+			"takes arguments or its alias args, not both"},
 		{"connect_to_mcp", map[string]any{"command": bin, "roots": []any{map[string]any{"uri": "/tmp/project"}}}, "must be a file:// URI"},
 		{"reconnect_to_mcp", map[string]any{"roots": []any{map[string]any{"uri": "https://example.com"}}}, "must be a file:// URI"},
 		{"connect_to_mcp", map[string]any{"command": bin, "name": "a\x1b[31mb"}, "name must not contain control characters"},
