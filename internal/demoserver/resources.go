@@ -69,6 +69,7 @@ func (d *demo) addPrompts(srv *server.MCPServer) {
 func (d *demo) bumpCounterTool() server.ServerTool {
 	return server.ServerTool{
 		Tool: mcp.NewTool("bump_counter",
+			annotated(hints{}), // it changes the counter, and again each call
 			mcp.WithDescription("Increments demo://counter, notifies its subscribers, and returns the new value."),
 		),
 		Handler: d.handleBump,

@@ -15,6 +15,7 @@ import (
 func echoTool() server.ServerTool {
 	return server.ServerTool{
 		Tool: mcp.NewTool("echo",
+			annotated(pure),
 			mcp.WithDescription("Echoes the message back."),
 			mcp.WithString("message", mcp.Required(), mcp.Description("Text to echo back.")),
 		),
@@ -35,6 +36,7 @@ const addOutputSchema = `{"type":"object","properties":{"sum":{"type":"number","
 func addTool() server.ServerTool {
 	return server.ServerTool{
 		Tool: mcp.NewTool("add",
+			annotated(pure),
 			mcp.WithDescription("Adds two numbers; the sum also comes back as structured content."),
 			mcp.WithNumber("a", mcp.Required(), mcp.Description("First number.")),
 			mcp.WithNumber("b", mcp.Required(), mcp.Description("Second number.")),
@@ -61,6 +63,7 @@ const defaultFailMessage = "the demo tool failed on purpose"
 func failTool() server.ServerTool {
 	return server.ServerTool{
 		Tool: mcp.NewTool("fail",
+			annotated(pure),
 			mcp.WithDescription("Always fails: returns a tool error (isError) with the message."),
 			mcp.WithString("message", mcp.DefaultString(defaultFailMessage), mcp.Description("Error text to return.")),
 		),
@@ -77,6 +80,7 @@ const maxBigText = 200_000_000
 func bigTextTool() server.ServerTool {
 	return server.ServerTool{
 		Tool: mcp.NewTool("big_text",
+			annotated(pure),
 			mcp.WithDescription("Returns one text item of exactly the given number of characters."),
 			mcp.WithInteger("chars", mcp.Required(), mcp.Min(0), mcp.Max(maxBigText),
 				mcp.Description("Exact length of the text, in characters.")),
@@ -136,6 +140,7 @@ func logLevels() []string {
 func (d *demo) logTool() server.ServerTool {
 	return server.ServerTool{
 		Tool: mcp.NewTool("log",
+			annotated(emits),
 			mcp.WithDescription("Sends a notifications/message log entry to the client at the given level."),
 			mcp.WithString("level", mcp.Enum(logLevels()...), mcp.DefaultString(string(mcp.LoggingLevelInfo)),
 				mcp.Description("Log level.")),

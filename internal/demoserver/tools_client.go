@@ -17,6 +17,7 @@ const askNameMessage = "What should the demo call you? Pick a name and a colour.
 func (d *demo) askNameTool() server.ServerTool {
 	return server.ServerTool{
 		Tool: mcp.NewTool("ask_name",
+			annotated(hints{readOnly: true, openWorld: true}), // a person answers
 			mcp.WithDescription("Asks the user (elicitation) for a name and a colour, and reports the answer."),
 			mcp.WithString("label", mcp.Description("Added to the question in brackets, so that a host asked several questions at once can tell them apart.")),
 		),
@@ -111,6 +112,7 @@ func formatFields(content map[string]any) string {
 func (d *demo) askLLMTool() server.ServerTool {
 	return server.ServerTool{
 		Tool: mcp.NewTool("ask_llm",
+			annotated(hints{readOnly: true, openWorld: true}), // a model answers
 			mcp.WithDescription("Asks the client's model (sampling) to answer the prompt, and returns its text."),
 			mcp.WithString("prompt", mcp.Required(), mcp.Description("What to ask the model.")),
 		),
@@ -172,6 +174,7 @@ func samplingText(content any) string {
 func (d *demo) listRootsTool() server.ServerTool {
 	return server.ServerTool{
 		Tool: mcp.NewTool("list_roots",
+			annotated(pure),
 			mcp.WithDescription("Asks the client for its roots (roots/list) and lists their URIs, one per line."),
 		),
 		Handler: d.handleListRoots,

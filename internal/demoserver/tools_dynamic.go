@@ -33,6 +33,7 @@ func validToolName(name string) bool {
 func (d *demo) extraTool(name, description string) server.ServerTool {
 	return server.ServerTool{
 		Tool: mcp.NewTool(name,
+			annotated(pure),
 			mcp.WithDescription(description),
 			mcp.WithString("message", mcp.Required(), mcp.Description("Text to echo back.")),
 		),
@@ -49,6 +50,7 @@ func (d *demo) extraTool(name, description string) server.ServerTool {
 func (d *demo) addToolTool() server.ServerTool {
 	return server.ServerTool{
 		Tool: mcp.NewTool("add_tool",
+			annotated(hints{idempotent: true}), // a second call with the name adds nothing
 			mcp.WithDescription("Adds an echo-like tool with the given name at run time and announces the new list."),
 			mcp.WithString("name", mcp.Required(), mcp.Pattern(toolNamePattern), mcp.Description("Name of the new tool.")),
 		),

@@ -28,6 +28,7 @@ const (
 func imageTool() server.ServerTool {
 	return server.ServerTool{
 		Tool: mcp.NewTool("image",
+			annotated(pure),
 			mcp.WithDescription("Returns a small PNG image (64x64, one colour)."),
 		),
 		Handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -61,6 +62,7 @@ func solidPNG(side int, c color.Color) ([]byte, error) {
 func audioTool() server.ServerTool {
 	return server.ServerTool{
 		Tool: mcp.NewTool("audio",
+			annotated(pure),
 			mcp.WithDescription("Returns a short WAV sound (a quarter second of 440 Hz)."),
 		),
 		Handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -23,6 +23,7 @@ const (
 func (d *demo) crashTool() server.ServerTool {
 	return server.ServerTool{
 		Tool: mcp.NewTool("crash",
+			annotated(hints{destructive: true}), // it ends the server
 			mcp.WithDescription("Crashes the server mid-call: a message on stderr, then exit with the code, never answering."),
 			mcp.WithInteger("code", mcp.DefaultNumber(defaultCrashCode), mcp.Min(0), mcp.Max(255),
 				mcp.Description("Exit code.")),
@@ -45,6 +46,7 @@ func (d *demo) handleCrash(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 func (d *demo) noiseTool() server.ServerTool {
 	return server.ServerTool{
 		Tool: mcp.NewTool("noise",
+			annotated(emits),
 			mcp.WithDescription("Writes one line that is not JSON-RPC to stdout, then answers normally."),
 		),
 		Handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -61,6 +63,7 @@ func (d *demo) noiseTool() server.ServerTool {
 func (d *demo) stderrTool() server.ServerTool {
 	return server.ServerTool{
 		Tool: mcp.NewTool("stderr",
+			annotated(emits),
 			mcp.WithDescription("Writes numbered lines to stderr."),
 			mcp.WithInteger("lines", mcp.DefaultNumber(1), mcp.Min(0), mcp.Max(maxStderrLines),
 				mcp.Description("How many lines to write.")),
@@ -91,6 +94,7 @@ func (d *demo) handleStderr(_ context.Context, req mcp.CallToolRequest) (*mcp.Ca
 func envTool() server.ServerTool {
 	return server.ServerTool{
 		Tool: mcp.NewTool("env",
+			annotated(pure),
 			mcp.WithDescription("Reports whether an environment variable is set in the server, and its value."),
 			mcp.WithString("name", mcp.Required(), mcp.Description("Variable name.")),
 		),

@@ -19,6 +19,7 @@ const (
 func (d *demo) slowTool() server.ServerTool {
 	return server.ServerTool{
 		Tool: mcp.NewTool("slow",
+			annotated(pure),
 			mcp.WithDescription("Takes its time, reporting progress at each step when the call carries a progress token."),
 			mcp.WithNumber("seconds", mcp.DefaultNumber(defaultSlowSeconds), mcp.Min(0), mcp.Max(maxSlowSeconds),
 				mcp.Description("Total duration in seconds.")),
