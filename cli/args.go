@@ -43,6 +43,9 @@ func splitArgs(cmd *cobra.Command, raw []string, l layout) (split, error) {
 		switch {
 		case tok == "--":
 			sp.target, sp.dashed = raw[i+1:], true
+			if err := dashedTarget(cmd, sp.target, l); err != nil {
+				return sp, err
+			}
 			return sp, finishFlags(cmd, ours, sp)
 		case strings.HasPrefix(tok, "-") && len(tok) > 1 && !isNumber(tok):
 			flag, err := lookupFlag(fs, tok)
@@ -75,11 +78,67 @@ func splitArgs(cmd *cobra.Command, raw []string, l layout) (split, error) {
 			return sp, exitf(ExitDataErr, "%q is not an argument: write key=value for a string or key:=json for anything else (a bare word is never dropped silently). "+
 				"If it starts the target command, put -- before it: run-mcp %s … -- %s", tok, cmd.Name(), tok)
 		default:
+			if own := ownFlagAfter(fs, raw[i+1:]); own != "" {
+				return sp, swallowed(cmd, tok, own, l)
+			}
 			sp.target = raw[i:]
 			return sp, finishFlags(cmd, ours, sp)
 		}
 	}
 	return sp, finishFlags(cmd, ours, sp)
+}
+
+// ownFlagAfter is the first of run-mcp's own long flags (--session,
+// --raw=true) among rest, before any "--"; "" when there is none. Without
+// "--", the words after the first bare word are the target's, so a flag of
+// ours among them would silently go to the server (which then fails, or
+// worse, runs) while run-mcp runs without it. Shorthands are left to the
+// target: -e, -m and -t are its own far more often (node -e, python -m).
+func ownFlagAfter(fs *pflag.FlagSet, rest []string) string {
+	for _, t := range rest {
+		if t == "--" {
+			return ""
+		}
+		if !strings.HasPrefix(t, "--") || len(t) == 2 {
+			continue
+		}
+		name, _, _ := strings.Cut(t[2:], "=")
+		if fs.Lookup(name) != nil {
+			return "--" + name
+		}
+	}
+	return ""
+}
+
+// swallowed refuses a bare word that would start the target and take one of
+// run-mcp's own flags with it: for a command that takes argument words it
+// is a malformed argument (65, as any bare word among them), otherwise a
+// usage error (64). Both say how to mean either reading.
+func swallowed(cmd *cobra.Command, word, flag string, l layout) error {
+	if l.argWords {
+		return exitf(ExitDataErr, "%q is not an argument: write key=value for a string or key:=json for anything else (a bare word is never dropped silently). "+
+			"If it starts the target command, put -- before it: run-mcp %s … %s … -- %s (without --, the target would take %s as its own flag)",
+			word, cmd.Name(), flag, word, flag)
+	}
+	return exitf(ExitUsage, "%q would start the target command, and the target would take %s, a flag of run-mcp's, as its own. "+
+		"Put -- before the target command to keep %s run-mcp's: run-mcp %s … %s … -- %s …",
+		word, flag, flag, cmd.Name(), flag, word)
+}
+
+// dashedTarget refuses a target after "--" that starts with "-": no
+// server's command does, so it is one of run-mcp's words put after the
+// separator (stderr -- -5), or a target's option missing its command.
+func dashedTarget(cmd *cobra.Command, target []string, l layout) error {
+	if len(target) == 0 || !strings.HasPrefix(target[0], "-") {
+		return nil
+	}
+	first := target[0]
+	if l.optional > 0 && isNumber(first) {
+		return exitf(ExitUsage, "%q after -- would be the target command, and a command cannot start with '-'. A count goes before --, and is a positive number of lines: run-mcp %s 20 … -- <your server command>",
+			first, cmd.Name())
+	}
+	return exitf(ExitUsage, "the target command after -- starts with %q, and a command cannot start with '-': the first word after -- is the server to run (node, python, ./server, a URL). "+
+		"If %s is run-mcp's, put it before --; if it is the server's, put the server's command before it", first, first)
 }
 
 func hasDashLater(rest []string) bool {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 )
 
 // isArgWord says whether a word is an argument of the tool rather than the
@@ -17,7 +18,7 @@ func isArgWord(w string) bool {
 		return true
 	}
 	i := strings.IndexByte(w, '=')
-	return i > 0 && !strings.ContainsAny(w[:i], "/ ")
+	return i >= 0 && !strings.ContainsAny(w[:i], "/ ")
 }
 
 // isObjectWord says whether a word is a whole JSON-object argument (inline,
@@ -50,6 +51,12 @@ func parseArgs(words []string, stringsOnly bool, stdin io.Reader) (argSet, error
 			text, from, err := objectText(w, stdin)
 			if err != nil {
 				return set, err
+			}
+			if at := badUTF8(text); at >= 0 {
+				if w == text {
+					from = "given inline" // not quoted: its bytes are the trouble
+				}
+				return set, exitf(ExitDataErr, "the JSON arguments %s are not valid UTF-8 (byte %d); JSON text is UTF-8 and run-mcp never replaces bytes. Convert them (iconv -t UTF-8)", from, at+1)
 			}
 			var obj map[string]any
 			if err := decodeExact(text, &obj); err != nil {
@@ -106,9 +113,28 @@ func objectText(w string, stdin io.Reader) (text, from string, err error) {
 // maxArgsFile bounds the JSON arguments read from stdin or a file.
 const maxArgsFile = 64 << 20
 
+// parseWord reads one key=value or key:=json word. The key must not be
+// empty (":=5" is a slip, not an argument named ""), and the word must be
+// UTF-8: JSON cannot carry other bytes, and replacing them would send the
+// tool something the user did not type.
 func parseWord(w string, stringsOnly bool) (string, any, error) {
-	if eq := strings.IndexByte(w, '='); eq > 1 && w[eq-1] == ':' {
-		key, raw := w[:eq-1], w[eq+1:]
+	eq := strings.IndexByte(w, '=')
+	if eq < 0 {
+		return "", nil, exitf(ExitDataErr, "%q is not an argument: write key=value for a string or key:=json for anything else (a bare word is never dropped silently). If it is the target command, put -- before it", w)
+	}
+	key, typed := w[:eq], strings.HasSuffix(w[:eq], ":")
+	if typed {
+		key = key[:len(key)-1]
+	}
+	if key == "" {
+		return "", nil, exitf(ExitDataErr, "%q has no key before its %s: an argument is key=value for a string or key:=json for anything else, e.g. count:=5",
+			clip(w), w[len(key):eq+1])
+	}
+	if err := checkUTF8(key, w[eq+1:]); err != nil {
+		return "", nil, err
+	}
+	if typed {
+		raw := w[eq+1:]
 		if stringsOnly {
 			return "", nil, exitf(ExitDataErr, "%s: prompt arguments must be strings, so key:=json is refused; write %s=%s", w, key, raw)
 		}
@@ -118,10 +144,37 @@ func parseWord(w string, stringsOnly bool) (string, any, error) {
 		}
 		return key, v, nil
 	}
-	if i := strings.IndexByte(w, '='); i > 0 {
-		return w[:i], w[i+1:], nil
+	return key, w[eq+1:], nil
+}
+
+// checkUTF8 refuses an argument whose key or value is not UTF-8, naming
+// the key (when it is readable) and where the first bad byte is, never
+// the bytes themselves.
+func checkUTF8(key, value string) error {
+	if at := badUTF8(key); at >= 0 {
+		return exitf(ExitDataErr, "an argument's key is not valid UTF-8 (byte %d); JSON text is UTF-8 and run-mcp never replaces bytes. Convert it (iconv -t UTF-8), or write the key in UTF-8", at+1)
 	}
-	return "", nil, exitf(ExitDataErr, "%q is not an argument: write key=value for a string or key:=json for anything else (a bare word is never dropped silently). If it is the target command, put -- before it", w)
+	if at := badUTF8(value); at >= 0 {
+		return exitf(ExitDataErr, "the value of %q is not valid UTF-8 (byte %d of it); JSON text is UTF-8 and run-mcp never replaces bytes. "+
+			"Convert it (iconv -t UTF-8), or for binary data pass base64 text", key, at+1)
+	}
+	return nil
+}
+
+// badUTF8 is the offset of the first byte of s that is not valid UTF-8, or
+// -1 when s is valid.
+func badUTF8(s string) int {
+	if utf8.ValidString(s) {
+		return -1
+	}
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 func clip(s string) string {

@@ -39,8 +39,8 @@ func newStderrCmd(g *globals, version string) *cobra.Command {
 		}
 		count := 0
 		if len(sp.positionals) > 0 {
-			if count, err = strconv.Atoi(sp.positionals[0]); err != nil || count < 0 {
-				return exitf(ExitUsage, "count must be a positive number of lines, got %q", sp.positionals[0])
+			if count, err = strconv.Atoi(sp.positionals[0]); err != nil || count <= 0 {
+				return exitf(ExitUsage, "count must be a positive number of lines, got %q; leave it out for all of them (the first 100 and the last 1,000)", sp.positionals[0])
 			}
 		}
 		io := streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}
