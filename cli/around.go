@@ -42,7 +42,8 @@ func (w *watch) fields(ctx context.Context, protocol string) []field {
 	if !w.oneShot {
 		now = since(w.ev, now)
 	}
-	return append(out, field{"stdout_noise", orEmpty(now.Noise)}, field{"transport_errors", orEmpty(now.Errors)}, field{"protocol", protocol})
+	out = append(out, noiseFields(now)...)
+	return append(out, field{"transport_errors", orEmpty(now.Errors)}, field{"protocol", protocol})
 }
 
 // stderr is what the server wrote since the mark, once no line has arrived

@@ -217,7 +217,8 @@ func envelope(result any, out *actors.Outcome, stderr []string, ev wire.Evidence
 	if !out.HasProcess() {
 		extra = append(extra, field{"stderr_unavailable", httpLimits})
 	}
-	extra = append(extra, field{"stdout_noise", orEmpty(ev.Noise)}, field{"transport_errors", orEmpty(ev.Errors)},
+	extra = append(extra, noiseFields(ev)...)
+	extra = append(extra, field{"transport_errors", orEmpty(ev.Errors)},
 		field{"input_requests", inputRequests(out)},
 		field{"progress", map[string]any{"token": out.Token, "events": orEmpty(out.Progress)}},
 		field{"protocol", out.Protocol}, field{"conversions", orEmpty(conversions)})
@@ -229,6 +230,18 @@ func envelope(result any, out *actors.Outcome, stderr []string, ev wire.Evidence
 		return nil, internalf("merge the result with what happened around it: %v", err)
 	}
 	return merged, nil
+}
+
+// noiseFields are the stdout noise of ev as --raw shows it: stdout_noise
+// holds the lines as strings, as 3.0 printed them (scripts join and grep
+// them), and stdout_noise_detail the same lines with when each arrived and
+// its position among every line the server wrote to stdout.
+func noiseFields(ev wire.EvidenceSnapshot) []field {
+	lines := make([]string, len(ev.Noise))
+	for i, n := range ev.Noise {
+		lines[i] = n.Text
+	}
+	return []field{{"stdout_noise", lines}, {"stdout_noise_detail", orEmpty(ev.Noise)}}
 }
 
 // field is one key and value added to a JSON object.

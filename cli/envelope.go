@@ -11,12 +11,13 @@ import (
 )
 
 // errorEnvelope is what --raw prints on stdout when a command fails, so a
-// script need not parse stderr: the message, a stable code (null when the
-// failure has none), the exit code, how the server ended (null while it
-// runs) and what it wrote to stderr.
+// script need not parse stderr: the message, a code (run-mcp's stable
+// code as a string, the server's JSON-RPC error code as the number it sent,
+// or null when the failure has none), the exit code, how the server ended
+// (null while it runs) and what it wrote to stderr.
 type errorEnvelope struct {
 	Error    string   `json:"error"`
-	Code     *string  `json:"code"`
+	Code     any      `json:"code"`
 	ExitCode int      `json:"exit_code"`
 	Exit     *string  `json:"exit"`
 	Stderr   []string `json:"stderr"`
@@ -81,15 +82,17 @@ func untimed(lines []string) []string {
 // envelopeOf builds the --raw error envelope of err.
 func envelopeOf(err error) errorEnvelope {
 	env := errorEnvelope{Error: failureMessage(err), ExitCode: exitCodeOf(err), Stderr: []string{}}
+	var te *actors.TargetError
 	if code := failureCode(err, env.ExitCode); code != "" {
-		env.Code = &code
+		env.Code = code
+	} else if errors.As(err, &te) {
+		env.Code = te.Code // the server's own, as a number
 	}
 	var se *session.Error
 	if errors.As(err, &se) && se.Exit != "" {
 		err = &failure{err: err, exit: se.Exit, stderr: untimed(se.Stderr)}
 		if env.Code == nil {
-			c := codeConnectFailed
-			env.Code = &c
+			env.Code = codeConnectFailed
 		}
 	}
 	var f *failure

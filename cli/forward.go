@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -28,7 +28,7 @@ const answerMargin = 15 * time.Second
 // against its own. SIGINT or SIGTERM hangs up, which cancels the call in the
 // daemon (the target gets notifications/cancelled); the client exits 130 or
 // 143.
-func forward(cmd *cobra.Command, g *globals, sp *split, req *session.Request) error {
+func forward(cmd *cobra.Command, g *globals, io streams, sp *split, req *session.Request) error {
 	dir, err := safesocket.Dir()
 	if err != nil {
 		return exitf(ExitToolError, "%v", err)
@@ -47,7 +47,7 @@ func forward(cmd *cobra.Command, g *globals, sp *split, req *session.Request) er
 	started := false
 	conn, err := session.Dial(safesocket.Path(dir, name))
 	if err != nil {
-		if rec, started, err = attachOrStart(cmd, g, dir, sp); err != nil {
+		if rec, started, err = attachOrStart(cmd, g, io, dir, sp); err != nil {
 			return err
 		}
 		if conn, err = session.Dial(rec.Socket); err != nil && !started && namesItsServer(g, sp) && !rec.Alive() && !rec.Unreachable() {
@@ -56,9 +56,9 @@ func forward(cmd *cobra.Command, g *globals, sp *split, req *session.Request) er
 			// server, so it starts the session afresh, as it would have
 			// with no record, and says what became of the old one.
 			session.Prune(dir, rec)
-			fmt.Fprintf(cmd.ErrOrStderr(), "run-mcp: session %q was gone: its daemon (PID %d) is no longer running, so its record was removed and the session is started again. Its log said: %s\n",
+			fmt.Fprintf(io.err, "run-mcp: session %q was gone: its daemon (PID %d) is no longer running, so its record was removed and the session is started again. Its log said: %s\n",
 				name, rec.DaemonPid, session.LogTail(dir, name))
-			if rec, started, err = attachOrStart(cmd, g, dir, sp); err != nil {
+			if rec, started, err = attachOrStart(cmd, g, io, dir, sp); err != nil {
 				return err
 			}
 			conn, err = session.Dial(rec.Socket)
@@ -105,16 +105,36 @@ func forward(cmd *cobra.Command, g *globals, sp *split, req *session.Request) er
 		}
 		return daemonTrouble(dir, rec, err)
 	}
+	return printReply(io, reply, g.raw)
+}
+
+// printReply prints what the daemon printed. Under --raw a failure is one
+// JSON envelope on stdout and nothing on stderr: the daemon's when it
+// printed one, else one made here from its message (a refusal before the
+// command ran, such as a different server under the same name).
+func printReply(io streams, reply *session.Reply, raw bool) error {
 	if reply.Stdout != "" {
-		_, _ = io.WriteString(cmd.OutOrStdout(), reply.Stdout)
+		if _, err := io.out.Write([]byte(reply.Stdout)); err != nil {
+			return stdoutFailed(err)
+		}
 	}
-	if reply.Stderr != "" {
-		_, _ = io.WriteString(cmd.ErrOrStderr(), reply.Stderr)
+	if reply.Code == 0 || !raw {
+		if reply.Stderr != "" {
+			_, _ = io.err.Write([]byte(reply.Stderr))
+		}
+		if reply.Code != 0 {
+			return &ExitError{Code: reply.Code, Quiet: true, Err: errors.New("the sessioned call failed")}
+		}
+		return nil
 	}
-	if reply.Code != 0 {
+	if reply.Stdout != "" {
 		return &ExitError{Code: reply.Code, Quiet: true, Err: errors.New("the sessioned call failed")}
 	}
-	return nil
+	msg := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(reply.Stderr), "run-mcp: "))
+	if msg == "" {
+		msg = fmt.Sprintf("the session's daemon answered with exit code %d and no message; its log may say more", reply.Code)
+	}
+	return &ExitError{Code: reply.Code, Err: errors.New(msg)}
 }
 
 // namesItsServer says the command gives the server to run (after "--" or
@@ -220,7 +240,7 @@ func (g *globals) caller(cmd *cobra.Command, sp *split) (*session.Caller, error)
 // attachOrStart finds the session's record, or starts the session when the
 // call names its target. started says this call started it (so there is
 // nothing to compare).
-func attachOrStart(cmd *cobra.Command, g *globals, dir string, sp *split) (*session.Record, bool, error) {
+func attachOrStart(cmd *cobra.Command, g *globals, io streams, dir string, sp *split) (*session.Record, bool, error) {
 	name := g.session
 	rec, err := session.LoadRecord(dir, name)
 	if err != nil {

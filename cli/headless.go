@@ -45,18 +45,14 @@ type job struct {
 func newHeadlessCmd(g *globals, version string, h headless) *cobra.Command {
 	cmd := &cobra.Command{Use: h.use, Short: h.short, Example: h.example, DisableFlagParsing: true}
 	g.addHeadless(cmd)
-	cmd.RunE = func(cmd *cobra.Command, raw []string) error {
-		err := runHeadless(cmd, g, version, h, raw)
-		if g.raw {
-			printEnvelope(streams{out: cmd.OutOrStdout()}, err)
-		}
-		return err
-	}
+	cmd.RunE = withRawFailures(g, func(cmd *cobra.Command, raw []string, io streams) error {
+		return runHeadless(cmd, g, version, h, raw, io)
+	})
 	return cmd
 }
 
 // runHeadless is one headless command's run.
-func runHeadless(cmd *cobra.Command, g *globals, version string, h headless, raw []string) error {
+func runHeadless(cmd *cobra.Command, g *globals, version string, h headless, raw []string, io streams) error {
 	{
 		sp, err := prepare(cmd, g, raw, h.layout)
 		if err != nil || sp == nil {
@@ -65,10 +61,10 @@ func runHeadless(cmd *cobra.Command, g *globals, version string, h headless, raw
 		if h.needsSession != "" && g.session == "" {
 			return exitf(ExitUsage, "%s", h.needsSession)
 		}
-		x := &job{io: streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}, g: g, sp: sp}
 		if g.session == "" {
-			x.io.fb = feedbackFor(x.io.err)
+			io = io.withFeedback(cmd)
 		}
+		x := &job{io: io, g: g, sp: sp}
 		if h.layout.argWords {
 			// Malformed arguments fail before anything is spawned.
 			set, err := parseArgs(sp.argWords, h.stringArgs, cmd.InOrStdin())
@@ -102,7 +98,7 @@ func runHeadless(cmd *cobra.Command, g *globals, version string, h headless, raw
 			}
 			sort.Strings(req.Shorthand)
 		}
-		return withTarget(cmd, g, version, sp, req, func(ctx context.Context, c *actors.Conn, info actors.Info) error {
+		return withTarget(cmd, g, version, io, sp, req, func(ctx context.Context, c *actors.Conn, info actors.Info) error {
 			x.info = info
 			return h.run(ctx, x, c)
 		})
@@ -135,18 +131,26 @@ func prepare(cmd *cobra.Command, g *globals, raw []string, l layout) (*split, er
 // withTarget runs fn against the command's target: for a sessioned call,
 // the daemon answers req (and its output is printed); otherwise a fresh
 // spawn for one shot.
-func withTarget(cmd *cobra.Command, g *globals, version string, sp *split, req *session.Request,
+func withTarget(cmd *cobra.Command, g *globals, version string, io streams, sp *split, req *session.Request,
 	fn func(context.Context, *actors.Conn, actors.Info) error) error {
 	if g.session != "" {
-		return forward(cmd, g, sp, req)
+		return forward(cmd, g, io, sp, req)
 	}
 	cfg, err := g.config(sp.target)
 	if err != nil {
 		return err
 	}
-	io := streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}
-	io.fb = feedbackFor(io.err)
-	return oneShot(cmd.Context(), io, cfg, version, fn)
+	return oneShot(cmd.Context(), io.withFeedback(cmd), cfg, version, fn)
+}
+
+// withFeedback is io with the waits and progress of a one-shot command
+// shown on the command's stderr when that is a terminal (io.err may be
+// holding status lines for --raw; the terminal's line erases itself).
+func (io streams) withFeedback(cmd *cobra.Command) streams {
+	if io.fb == nil {
+		io.fb = feedbackFor(cmd.ErrOrStderr())
+	}
+	return io
 }
 
 // failed maps an engine error of a connected command to exit 1.

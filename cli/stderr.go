@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"os/signal"
 	"strconv"
 	"time"
@@ -32,7 +33,7 @@ func newStderrCmd(g *globals, version string) *cobra.Command {
 		Example:            "  run-mcp stderr -- node my-server.js\n  run-mcp stderr 20 -- node my-server.js",
 		DisableFlagParsing: true}
 	g.addHeadless(cmd)
-	cmd.RunE = func(cmd *cobra.Command, raw []string) error {
+	cmd.RunE = withRawFailures(g, func(cmd *cobra.Command, raw []string, io streams) error {
 		sp, err := prepare(cmd, g, raw, layout{optional: 1})
 		if err != nil || sp == nil {
 			return err
@@ -43,11 +44,10 @@ func newStderrCmd(g *globals, version string) *cobra.Command {
 				return exitf(ExitUsage, "count must be a positive number of lines, got %q; leave it out for all of them (the first 100 and the last 1,000)", sp.positionals[0])
 			}
 		}
-		io := streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}
 		if g.session != "" {
 			req := g.request(session.OpStderr, sp)
 			req.Count = count
-			return withTarget(cmd, g, version, sp, req, func(ctx context.Context, c *actors.Conn, _ actors.Info) error {
+			return withTarget(cmd, g, version, io, sp, req, func(ctx context.Context, c *actors.Conn, _ actors.Info) error {
 				return printStderr(ctx, io, c, count, g.raw)
 			})
 		}
@@ -56,7 +56,7 @@ func newStderrCmd(g *globals, version string) *cobra.Command {
 			return err
 		}
 		return startupStderr(cmd.Context(), io, cfg, version, count, g.raw)
-	}
+	})
 	return cmd
 }
 
@@ -85,6 +85,16 @@ func startupStderr(ctx context.Context, io streams, cfg actors.Config, version s
 	settle(ctx, c)
 	if ex, _, err = c.Stderr(ctx, 0, count); err != nil {
 		return failed(err)
+	}
+	if connErr != nil && raw {
+		// One JSON value on stdout: the envelope, whose stderr is what
+		// this command would have printed.
+		f := &failure{err: connectFailure(ctx, connErr), stderr: ex.Render(false)}
+		var ce *actors.ConnectError
+		if errors.As(connErr, &ce) {
+			f.exit = ce.Report.Exit
+		}
+		return f
 	}
 	if err := printExcerpt(io, ex, raw); err != nil {
 		return err

@@ -25,16 +25,15 @@ func newValidateCmd(g *globals, version string) *cobra.Command {
 	g.addHeadless(cmd)
 	cmd.Flags().BoolVar(&deep, "deep", false, "Print every check, not only those that warned or failed")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "Print the report as JSON")
-	cmd.RunE = func(cmd *cobra.Command, raw []string) error {
+	cmd.RunE = withRawFailures(g, func(cmd *cobra.Command, raw []string, io streams) error {
 		sp, err := prepare(cmd, g, raw, layout{})
 		if err != nil || sp == nil {
 			return err
 		}
-		io := streams{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr()}
 		if g.session != "" {
 			req := g.request(session.OpValidate, sp)
 			req.Deep, req.JSON = deep, asJSON
-			return withTarget(cmd, g, version, sp, req, func(ctx context.Context, c *actors.Conn, info actors.Info) error {
+			return withTarget(cmd, g, version, io, sp, req, func(ctx context.Context, c *actors.Conn, info actors.Info) error {
 				return printReport(io, validate.Running(ctx, c, info), deep, asJSON || g.raw)
 			})
 		}
@@ -46,7 +45,7 @@ func newValidateCmd(g *globals, version string) *cobra.Command {
 		defer stop()
 		// --raw is --json here: the report is what validate has to show.
 		return printReport(io, validate.Run(ctx, cfg, actors.Options{ClientInfo: mcp.Implementation{Name: "run-mcp", Version: version}, Words: cliWords}), deep, asJSON || g.raw)
-	}
+	})
 	return cmd
 }
 

@@ -120,15 +120,21 @@ func TestStdoutNoiseDuringCall(t *testing.T) {
 	r = run(t, args([]string{"call", "noise", "--raw"}, demo())...)
 	r.wantCode(t, 0)
 	var env struct {
-		Noise []struct {
+		// The lines as strings, as 3.0 printed them; when and where each
+		// came under stdout_noise_detail.
+		Noise  []string `json:"stdout_noise"`
+		Detail []struct {
 			Line int    `json:"line"`
 			Text string `json:"text"`
-		} `json:"stdout_noise"`
+		} `json:"stdout_noise_detail"`
 		TransportErrors []json.RawMessage `json:"transport_errors"`
 	}
 	r.json(t, &env)
-	if len(env.Noise) != 1 || env.Noise[0].Text != "this line is not JSON-RPC" || env.Noise[0].Line < 1 {
-		t.Errorf("stdout_noise = %+v\n%s", env.Noise, r)
+	if len(env.Noise) != 1 || env.Noise[0] != "this line is not JSON-RPC" {
+		t.Errorf("stdout_noise = %q\n%s", env.Noise, r)
+	}
+	if len(env.Detail) != 1 || env.Detail[0].Text != env.Noise[0] || env.Detail[0].Line < 1 {
+		t.Errorf("stdout_noise_detail = %+v\n%s", env.Detail, r)
 	}
 	if len(env.TransportErrors) != 0 {
 		t.Errorf("transport_errors = %s", env.TransportErrors)

@@ -303,12 +303,10 @@ func TestRawOnEveryCommand(t *testing.T) {
 	// read and get-prompt --raw: the result plus the envelope of call --raw.
 	target := demo("--stdout-noise", "debug: booting", "--stderr-flood", "1")
 	type envelope struct {
-		Contents    []json.RawMessage `json:"contents"`
-		Messages    []json.RawMessage `json:"messages"`
-		Stderr      []string          `json:"stderr"`
-		StdoutNoise []struct {
-			Text string `json:"text"`
-		} `json:"stdout_noise"`
+		Contents        []json.RawMessage `json:"contents"`
+		Messages        []json.RawMessage `json:"messages"`
+		Stderr          []string          `json:"stderr"`
+		StdoutNoise     []string          `json:"stdout_noise"`
 		TransportErrors []json.RawMessage `json:"transport_errors"`
 		Protocol        string            `json:"protocol"`
 	}
@@ -318,7 +316,7 @@ func TestRawOnEveryCommand(t *testing.T) {
 		var env envelope
 		r.json(t, &env)
 		if len(env.Contents)+len(env.Messages) == 0 || !contains(env.Stderr, "flood line 1") || len(env.StdoutNoise) != 1 ||
-			env.StdoutNoise[0].Text != "debug: booting" || env.TransportErrors == nil || env.Protocol == "" {
+			env.StdoutNoise[0] != "debug: booting" || env.TransportErrors == nil || env.Protocol == "" {
 			t.Errorf("%s: %+v\n%s", words[0], env, r)
 		}
 	}
