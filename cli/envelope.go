@@ -110,6 +110,10 @@ func envelopeOf(err error) errorEnvelope {
 // failureMessage is the error without the server's report (the envelope
 // has it in exit and stderr).
 func failureMessage(err error) string {
+	var in *interruption
+	if errors.As(err, &in) {
+		return in.msg
+	}
 	var ce *actors.ConnectError
 	if errors.As(err, &ce) {
 		msg := "Failed to connect: " + ce.Reason
@@ -154,7 +158,7 @@ func failureCode(err error, exit int) string {
 	var call *actors.CallError
 	var coded *actors.CodedError
 	switch {
-	case exit == ExitInterrupt || exit == ExitTerminate:
+	case exit == ExitInterrupt || exit == ExitTerminate || exit == ExitHangup:
 		return codeInterrupted
 	case errors.As(err, &ce) && ce.NotFound:
 		return codeCommandNotFound

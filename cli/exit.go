@@ -15,7 +15,10 @@ const (
 	ExitNoInput   = 66 // the target command was not found
 	ExitUnavail   = 69 // the target failed to start or connect
 	ExitInternal  = 70 // an internal error in run-mcp
-	ExitInterrupt = 130
+	// A stop signal: 128 plus its number, as a shell reports a process the
+	// signal killed.
+	ExitHangup    = 129 // SIGHUP
+	ExitInterrupt = 130 // SIGINT
 	ExitTerminate = 143 // SIGTERM
 )
 

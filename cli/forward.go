@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -25,9 +24,9 @@ const answerMargin = 15 * time.Second
 // forward sends a sessioned call to its daemon, starting the daemon first
 // when the session does not exist yet, and prints what the daemon printed.
 // A warm call is one round trip: the daemon checks the caller's setup
-// against its own. SIGINT or SIGTERM hangs up, which cancels the call in the
-// daemon (the target gets notifications/cancelled); the client exits 130 or
-// 143.
+// against its own. SIGINT, SIGTERM or SIGHUP hangs up, which cancels the
+// call in the daemon (the target gets notifications/cancelled); the client
+// exits 130, 143 or 129.
 func forward(cmd *cobra.Command, g *globals, io streams, sp *split, req *session.Request) error {
 	dir, err := safesocket.Dir()
 	if err != nil {
@@ -89,11 +88,9 @@ func forward(cmd *cobra.Command, g *globals, io streams, sp *split, req *session
 	wait := g.callTimeout(headlessTimeout) + max(g.requestTimeout(), connectTimeoutOf(g)) + answerMargin // a call may re-list first
 	reply, err := conn.Ask(ctx, *req, wait, sig.armed)
 	if s := sig.received(); s != nil {
-		code := ExitInterrupt
-		if s == syscall.SIGTERM {
-			code = ExitTerminate
-		}
-		return exitf(code, "interrupted (%v): the call was cancelled in session %q (its server was sent notifications/cancelled); the session keeps running", s, name)
+		e := exitf(signalCode(s), "interrupted by %s: the command was cancelled in session %q (a call in flight was sent notifications/cancelled); the session and its server keep running", signalName(s), name)
+		e.Kind = codeInterrupted
+		return e
 	}
 	var refused *session.Error
 	if errors.As(err, &refused) {
@@ -158,15 +155,17 @@ type signals struct {
 	done  chan struct{}
 }
 
-// interruptible takes SIGINT and SIGTERM over from their default (ending
-// the process) on a goroutine; armed waits for it.
+// interruptible takes the stop signals (SIGINT, SIGTERM, SIGHUP) over from
+// their default (ending the process) on a goroutine; armed waits for it.
+// Hanging up the socket cancels the command in the daemon, and the client
+// exits with the signal's code, as a one-shot command does.
 func interruptible(parent context.Context) (context.Context, *signals) {
 	ctx, cancel := context.WithCancel(parent)
 	s := &signals{got: make(chan os.Signal, 1), ready: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer cancel()
 		ch := make(chan os.Signal, 1)
-		signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+		signal.Notify(ch, stopSignals()...)
 		close(s.ready)
 		select {
 		case v := <-ch:

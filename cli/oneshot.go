@@ -112,7 +112,7 @@ func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion s
 	info, err := reg.Connect(ctx, "", cfg)
 	done()
 	if err != nil {
-		return withServerSide(ctx, connectFailure(ctx, withEraHint(err, cfg.Era)), nil, 0)
+		return withServerSide(ctx, interrupted(ctx, connectFailure(withEraHint(err, cfg.Era))), nil, 0)
 	}
 	io.status("%s", connectedLine(info, time.Since(start)))
 	conn, err := reg.Resolve("", true)
@@ -125,10 +125,7 @@ func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion s
 	if ev, everr := conn.Evidence(context.WithoutCancel(ctx)); everr == nil {
 		warnNoise(io, ev)
 	}
-	if ctx.Err() != nil && err != nil {
-		err = &ExitError{Code: ExitInterrupt, Err: fmt.Errorf("interrupted; the server was stopped: %w", err)}
-	}
-	return withServerSide(ctx, err, conn, 0)
+	return withServerSide(ctx, interrupted(ctx, err), conn, 0)
 }
 
 // httpLimits says what a target run-mcp did not start cannot give.
@@ -161,14 +158,11 @@ func connectedLine(info actors.Info, took time.Duration) string {
 
 // connectFailure maps a failed connect to its exit code: 66 for a command
 // that does not exist, 69 for one that failed to start or connect.
-func connectFailure(ctx context.Context, err error) error {
+func connectFailure(err error) error {
 	var ce *actors.ConnectError
 	if errors.As(err, &ce) {
 		if ce.NotFound {
 			return &ExitError{Code: ExitNoInput, Err: err}
-		}
-		if ctx.Err() != nil {
-			return &ExitError{Code: ExitInterrupt, Err: err}
 		}
 		return &ExitError{Code: ExitUnavail, Err: err}
 	}

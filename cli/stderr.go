@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"os/signal"
 	"strconv"
 	"time"
 
@@ -61,7 +60,7 @@ func newStderrCmd(g *globals, version string) *cobra.Command {
 }
 
 func startupStderr(ctx context.Context, io streams, cfg actors.Config, version string, count int, raw bool) error {
-	ctx, stop := signal.NotifyContext(ctx, stopSignals()...)
+	ctx, stop := notifyNow(ctx)
 	defer stop()
 	reg := actors.NewRegistry(actors.Options{MaxConnections: 1, ClientInfo: mcp.Implementation{Name: "run-mcp", Version: version}})
 	defer reg.Close()
@@ -73,12 +72,12 @@ func startupStderr(ctx context.Context, io streams, cfg actors.Config, version s
 	}
 	c, err := reg.Resolve("", false)
 	if err != nil {
-		return connectFailure(ctx, connErr)
+		return interrupted(ctx, connectFailure(connErr))
 	}
 	ex, ok, err := c.Stderr(ctx, 0, 0)
 	if err != nil || !ok {
 		if connErr != nil {
-			return connectFailure(ctx, connErr)
+			return interrupted(ctx, connectFailure(connErr))
 		}
 		return exitf(ExitUsage, "%s", httpLimits)
 	}
@@ -89,7 +88,7 @@ func startupStderr(ctx context.Context, io streams, cfg actors.Config, version s
 	if connErr != nil && raw {
 		// One JSON value on stdout: the envelope, whose stderr is what
 		// this command would have printed.
-		f := &failure{err: connectFailure(ctx, connErr), stderr: ex.Render(false)}
+		f := &failure{err: interrupted(ctx, connectFailure(connErr)), stderr: ex.Render(false)}
 		var ce *actors.ConnectError
 		if errors.As(connErr, &ce) {
 			f.exit = ce.Report.Exit
@@ -100,7 +99,7 @@ func startupStderr(ctx context.Context, io streams, cfg actors.Config, version s
 		return err
 	}
 	if connErr != nil {
-		return connectFailure(ctx, connErr)
+		return interrupted(ctx, connectFailure(connErr))
 	}
 	return nil
 }

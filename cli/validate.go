@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"os/signal"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/spf13/cobra"
@@ -41,10 +40,16 @@ func newValidateCmd(g *globals, version string) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		ctx, stop := signal.NotifyContext(cmd.Context(), stopSignals()...)
+		ctx, stop := notifyNow(cmd.Context())
 		defer stop()
 		// --raw is --json here: the report is what validate has to show.
-		return printReport(io, validate.Run(ctx, cfg, actors.Options{ClientInfo: mcp.Implementation{Name: "run-mcp", Version: version}, Words: cliWords}), deep, asJSON || g.raw)
+		err = printReport(io, validate.Run(ctx, cfg, actors.Options{ClientInfo: mcp.Implementation{Name: "run-mcp", Version: version}, Words: cliWords}), deep, asJSON || g.raw)
+		if sig, ok := signalOf(ctx); ok {
+			e := exitf(signalCode(sig), "interrupted by %s before validate finished; the server was stopped, and the report above is what was checked until then", signalName(sig))
+			e.Kind, e.Printed = codeInterrupted, true // stdout holds the report
+			return e
+		}
+		return err
 	})
 	return cmd
 }

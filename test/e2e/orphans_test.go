@@ -141,54 +141,73 @@ func TestEverythingIgnoresStdinEOF(t *testing.T) {
 	r.wantWithin(t, generous)
 }
 
-// TestInterruptStopsTheServer: Ctrl-C on a one-shot call stops the server
-// before run-mcp exits.
+// TestInterruptStopsTheServer: SIGINT, SIGTERM or SIGHUP on a one-shot call
+// stops the server before run-mcp exits, with the code a shell gives a
+// process the signal killed (128 + its number, as a sessioned call exits
+// too) and a message in words that names the signal.
 func TestInterruptStopsTheServer(t *testing.T) {
 	requireProc(t)
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), patience)
-	defer cancel()
-	c := command(t, ctx, args([]string{"call", "slow", "seconds:=30"}, demo())...)
-	stderr, err := c.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(stderr)
-	var pid int
-	var all []string
-	for sc.Scan() {
-		all = append(all, sc.Text())
-		if m := connected.FindStringSubmatch(sc.Text()); m != nil {
-			pid, _ = strconv.Atoi(m[1])
-			break
-		}
-	}
-	if pid == 0 {
-		_ = c.Process.Kill()
-		_ = c.Wait()
-		t.Fatalf("never connected: %q", all)
-	}
-	start := time.Now()
-	_ = c.Process.Signal(syscall.SIGINT)
-	for sc.Scan() {
-		all = append(all, sc.Text())
-	}
-	err = c.Wait()
-	took := time.Since(start)
-	if code := c.ProcessState.ExitCode(); code != 130 {
-		t.Errorf("an interrupted call exited %d (%v), want 130", code, err)
-	}
-	if !dead(pid) {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-		t.Errorf("the server (pid %d) outlived the interrupted run-mcp", pid)
-	}
-	if took > generous {
-		t.Errorf("run-mcp took %s to exit after SIGINT", took)
-	}
-	if text := strings.Join(all, "\n"); !strings.Contains(text, "interrupted; the server was stopped") {
-		t.Errorf("stderr after SIGINT does not say so: %q", text)
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+		name string
+	}{
+		{syscall.SIGINT, 130, "SIGINT (Ctrl-C)"},
+		{syscall.SIGTERM, 143, "SIGTERM"},
+		{syscall.SIGHUP, 129, "SIGHUP"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), patience)
+			defer cancel()
+			c := command(t, ctx, args([]string{"call", "slow", "seconds:=30"}, demo())...)
+			stderr, err := c.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			sc := bufio.NewScanner(stderr)
+			var pid int
+			var all []string
+			for sc.Scan() {
+				all = append(all, sc.Text())
+				if m := connected.FindStringSubmatch(sc.Text()); m != nil {
+					pid, _ = strconv.Atoi(m[1])
+					break
+				}
+			}
+			if pid == 0 {
+				_ = c.Process.Kill()
+				_ = c.Wait()
+				t.Fatalf("never connected: %q", all)
+			}
+			start := time.Now()
+			_ = c.Process.Signal(tc.sig)
+			for sc.Scan() {
+				all = append(all, sc.Text())
+			}
+			err = c.Wait()
+			took := time.Since(start)
+			if code := c.ProcessState.ExitCode(); code != tc.code {
+				t.Errorf("a call interrupted by %v exited %d (%v), want %d", tc.sig, code, err, tc.code)
+			}
+			if !dead(pid) {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				t.Errorf("the server (pid %d) outlived the interrupted run-mcp", pid)
+			}
+			if took > generous {
+				t.Errorf("run-mcp took %s to exit after %v", took, tc.sig)
+			}
+			text := strings.Join(all, "\n")
+			if !strings.Contains(text, "interrupted by "+tc.name) || !strings.Contains(text, "the server was stopped") {
+				t.Errorf("stderr after %v does not say so in words: %q", tc.sig, text)
+			}
+			if strings.Contains(text, "context canceled") {
+				t.Errorf("stderr after %v speaks of a Go context: %q", tc.sig, text)
+			}
+		})
 	}
 }

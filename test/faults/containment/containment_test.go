@@ -39,15 +39,16 @@ func TestOneShotKilledWithSIGKILL(t *testing.T) {
 
 // TestOneShotHungUp: an agent's shell that gives up on a command sends
 // SIGHUP; run-mcp stops the server (which here ignores SIGTERM and its stdin
-// closing, so it takes the SIGKILL) and exits as interrupted.
+// closing, so it takes the SIGKILL) and exits 129, as a shell reports a
+// process SIGHUP killed.
 func TestOneShotHungUp(t *testing.T) {
 	requireLinux(t)
 	t.Parallel()
 	pids, code, stderr := oneShotKilled(t, syscall.SIGHUP, append([]string{"--ignore-term"}, everyKind...)...)
-	if code != 130 {
-		t.Errorf("run-mcp exited %d after SIGHUP, want 130 (interrupted)\n%s", code, stderr)
+	if code != 129 {
+		t.Errorf("run-mcp exited %d after SIGHUP, want 129 (128 + SIGHUP)\n%s", code, stderr)
 	}
-	if !strings.Contains(stderr, "interrupted; the server was stopped") {
+	if !strings.Contains(stderr, "interrupted by SIGHUP") || !strings.Contains(stderr, "the server was stopped") {
 		t.Errorf("stderr after SIGHUP does not say the server was stopped:\n%s", stderr)
 	}
 	wantNoSurvivors(t, "SIGHUP to a one-shot call", pids)

@@ -107,7 +107,8 @@ func TestAFailingAcceptBacksOffAndRecovers(t *testing.T) {
 	}
 }
 
-// Ctrl-C on a sessioned call exits 130 and cancels the call on the target.
+// Ctrl-C on a sessioned call exits 130 and cancels the call on the target;
+// SIGTERM exits 143 and SIGHUP 129, as a one-shot call does.
 func TestCtrlCCancelsTheCallOnTheTarget(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -118,6 +119,7 @@ func TestCtrlCCancelsTheCallOnTheTarget(t *testing.T) {
 	}{
 		{"int", syscall.SIGINT, 130, []string{"seconds:=60", "steps:=60"}},
 		{"term", syscall.SIGTERM, 143, []string{"seconds:=60", "steps:=60"}},
+		{"hup", syscall.SIGHUP, 129, []string{"seconds:=60", "steps:=60"}},
 		// key=value words alone, the quickest shape of a warm call.
 		{"shorthand", syscall.SIGINT, 130, []string{"seconds=60", "steps=60"}},
 	} {
