@@ -103,6 +103,10 @@ func runCall(ctx context.Context, x *job, ic *intercept.Interceptor, c *actors.C
 		for _, l := range stderr {
 			io.status("[server stderr] %s", l)
 		}
+		if !oneShot && out != nil && !out.HasProcess() {
+			// One-shot, the Connected line said so already.
+			io.status("run-mcp: --show-stderr has nothing to show: %s", httpLimits)
+		}
 		if !oneShot && out != nil {
 			// A session prints nothing on stderr unless asked; one-shot
 			// warns once for the server's whole life (see oneShot).

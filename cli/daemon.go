@@ -125,7 +125,7 @@ func jobFor(req *session.Request, b *binding) (*job, error) {
 	if o.MediaThreshold != nil {
 		g.mediaKB = *o.MediaThreshold
 	}
-	x := &job{g: g, sp: &split{}, count: req.Count, deep: req.Deep, asJSON: req.JSON}
+	x := &job{g: g, sp: &split{}, count: req.Count, deep: req.Deep, asJSON: req.JSON, started: req.Started}
 	for _, p := range []string{req.Tool, req.URI, req.Prompt} {
 		if p != "" {
 			x.sp.positionals = append(x.sp.positionals, p)

@@ -69,6 +69,7 @@ func forward(cmd *cobra.Command, g *globals, io streams, sp *split, req *session
 	if !started {
 		req.Caller = caller
 	}
+	req.Started = started
 	req.Cwd, _ = os.Getwd()
 	media := g.mediaKB
 	req.Options = session.Options{Raw: g.raw, ShowStderr: g.showStderr, TimeoutMS: g.timeoutMS, OutDir: g.outDir,

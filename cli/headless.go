@@ -37,7 +37,9 @@ type job struct {
 	// count, deep and asJSON are the words of stderr and validate.
 	count        int
 	deep, asJSON bool
-	ic           *intercept.Interceptor // set when the command saves files
+	// started: this command started the session (reconnect reports it).
+	started bool
+	ic      *intercept.Interceptor // set when the command saves files
 }
 
 // newHeadlessCmd builds a subcommand that splits its words from the target,
@@ -119,7 +121,7 @@ func prepare(cmd *cobra.Command, g *globals, raw []string, l layout) (*split, er
 		return nil, err
 	}
 	g.idleSet = cmd.Flags().Changed("idle-timeout")
-	if err := g.validateSession(); err != nil {
+	if err := g.validateSession(cmd.Flags().Changed("session")); err != nil {
 		return nil, err
 	}
 	if len(sp.positionals) < l.positionals {

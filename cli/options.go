@@ -176,6 +176,9 @@ func (g *globals) config(target []string) (actors.Config, error) {
 		if len(target) > 1 {
 			return cfg, exitf(ExitUsage, "an HTTP target is one URL; got extra words %q", target[1:])
 		}
+		if len(env) > 0 {
+			return cfg, httpEnv(wire.EnvKeys(env))
+		}
 		cfg.URL = target[0]
 		return cfg, nil
 	}
@@ -185,6 +188,14 @@ func (g *globals) config(target []string) (actors.Config, error) {
 	}
 	cfg.Spec = wire.Spec{Command: target[0], Args: target[1:], Env: env, Dir: dir}
 	return cfg, nil
+}
+
+// httpEnv refuses --env for an HTTP target rather than drop it: the
+// variables set the environment of a server run-mcp starts, and it does not
+// start one it reaches by URL.
+func httpEnv(keys []string) error {
+	return exitf(ExitUsage, "--env %s cannot reach an HTTP target: --env sets the environment of a server run-mcp starts, and a server at a URL is already running with its own. "+
+		"Set the variable where that server is started, or leave --env out", strings.Join(keys, ", "))
 }
 
 // outDirPath is --out-dir made absolute ("" for the default).
@@ -213,7 +224,13 @@ func (g *globals) interceptor() (*intercept.Interceptor, error) {
 	return ic, nil
 }
 
-func (g *globals) validateSession() error {
+// validateSession checks --session and --idle-timeout; given says
+// --session was on the command line (an empty name is a mistake, not a
+// one-shot command).
+func (g *globals) validateSession(given bool) error {
+	if given && g.session == "" {
+		return exitf(ExitUsage, "--session needs a name, got an empty one: give the session a name (e.g. --session dev), or leave --session out to run the command once")
+	}
 	if g.session == "" {
 		if g.idleTimeout != 0 {
 			return exitf(ExitUsage, "--idle-timeout goes with --session: it closes a session after that many minutes without a command")
@@ -238,7 +255,15 @@ func (g *globals) checkOutDir() error {
 	return nil
 }
 
-// badSessionName refuses a name that cannot name a session's files.
+// badSessionName refuses a name that cannot name a session's files, in
+// 3.0's words ("Session name … is invalid"), saying which rule it breaks.
 func badSessionName(name string) error {
+	if len(name) > session.MaxNameLen {
+		return exitf(ExitUsage, "Session name %q is invalid: it is %d bytes long, and the limit is %d (it names files on disk); choose a shorter name",
+			name[:24]+"…", len(name), session.MaxNameLen)
+	}
+	if name == "" {
+		return exitf(ExitUsage, "Session name \"\" is invalid: a session needs a name that starts with a letter or digit, e.g. dev; run-mcp sessions lists the running ones")
+	}
 	return exitf(ExitUsage, "Session name %q is invalid: a name starts with a letter or digit and uses only letters, digits, '.', '_' and '-' (it names files on disk)", name)
 }

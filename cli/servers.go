@@ -77,6 +77,9 @@ func (g *globals) withConfig(cfg actors.Config, l configscan.Launch) (actors.Con
 			l.Entry.Name, l.Entry.Source, l.Entry.File, strings.Join(unfilled, ", "), unfilled[0])
 	}
 	if l.URL != "" {
+		if len(extra) > 0 {
+			return cfg, httpEnv(wire.EnvKeys(extra))
+		}
 		cfg.URL, cfg.Headers = l.URL, l.Headers
 		return cfg, nil
 	}

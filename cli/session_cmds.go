@@ -36,6 +36,9 @@ func newReconnectCmd(g *globals, version string) *cobra.Command {
 // line, the marker between them included), its stdout noise and transport
 // errors.
 func reconnectSession(ctx context.Context, x *job) error {
+	if x.started {
+		return reportStarted(ctx, x)
+	}
 	var w *watch
 	if c, err := x.g.bound.reg.Resolve(x.g.bound.name, false); err == nil {
 		w = startWatch(ctx, x, c)
@@ -46,7 +49,9 @@ func reconnectSession(ctx context.Context, x *job) error {
 		if c, rerr := x.g.bound.reg.Resolve(x.g.bound.name, false); rerr == nil {
 			if st, serr := c.Status(ctx); serr == nil && st.LastFailure != nil {
 				out["exit"] = st.LastFailure.Report.Exit
-				out["stderr"] = orEmpty(st.LastFailure.Report.Stderr)
+				// The server's lines, as every stderr array from a shell
+				// holds them (stderr --session has their times and seq).
+				out["stderr"] = untimed(st.LastFailure.Report.Stderr)
 			}
 		}
 		_ = x.io.printJSON(out)
@@ -80,6 +85,28 @@ func reconnectSession(ctx context.Context, x *job) error {
 	return x.io.printJSON(merged)
 }
 
+// reportStarted answers a reconnect whose own command started the session
+// (reconnect --session NEW -- cmd, as "is not running" suggests): the
+// server it started is the one to report, so it is not restarted at once.
+// The shape is a successful reconnect's, with started: true.
+func reportStarted(ctx context.Context, x *job) error {
+	c, err := x.g.bound.reg.Resolve(x.g.bound.name, false)
+	if err != nil {
+		return exitf(ExitToolError, "%v", err)
+	}
+	st, err := c.Status(ctx)
+	if err != nil || st.Info == nil {
+		return exitf(ExitToolError, "the session was started but its server cannot be described (%v); run-mcp sessions shows it", err)
+	}
+	out := map[string]any{"reconnected": true, "started": true, "pid": st.Info.Pid, "command": st.Info.Target,
+		"protocol": st.Info.ProtocolVersion, "changes": []string{"Changes since last connection: none to compare: this command started the session"}}
+	if st.Info.Pid == 0 {
+		delete(out, "pid")
+		out["transport"] = st.Info.Transport
+	}
+	return x.io.printJSON(out)
+}
+
 func firstLineOf(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i]
@@ -89,18 +116,24 @@ func firstLineOf(s string) string {
 
 // sessionListing is one row of `sessions`.
 type sessionListing struct {
-	Name        string    `json:"name"`
-	Pid         int       `json:"pid"`
-	DaemonPid   int       `json:"daemon_pid"`
-	Phase       string    `json:"phase"`
-	Command     string    `json:"command"`
-	Cwd         string    `json:"cwd"`
-	EnvKeys     []string  `json:"env_keys"`
-	Protocol    string    `json:"protocol"`
-	StartedAt   time.Time `json:"started_at"`
-	Uptime      string    `json:"uptime"`
-	IdleTimeout string    `json:"idle_timeout"` // a duration, 3.0's shape: "3s", "90m"; "none"
-	Note        string    `json:"note,omitempty"`
+	Name string `json:"name"`
+	// Pid is the server's, while one runs; null after a reconnect that
+	// failed (the dead process's pid may be reused by another).
+	Pid       *int     `json:"pid"`
+	DaemonPid int      `json:"daemon_pid"`
+	Phase     string   `json:"phase"`
+	Command   string   `json:"command"`
+	Cwd       string   `json:"cwd"`
+	EnvKeys   []string `json:"env_keys"`
+	// Protocol is the revision the server negotiated (its last one while
+	// none runs), and ProtocolMode the --protocol the session was started
+	// with (legacy, auto, or a pinned revision).
+	Protocol     string    `json:"protocol"`
+	ProtocolMode string    `json:"protocol_mode"`
+	StartedAt    time.Time `json:"started_at"`
+	Uptime       string    `json:"uptime"`
+	IdleTimeout  string    `json:"idle_timeout"` // a duration, 3.0's shape: "3s", "90m"; "none"
+	Note         string    `json:"note,omitempty"`
 }
 
 // idleText is an idle timeout in minutes as 3.0 showed it: whole minutes
@@ -162,15 +195,25 @@ func newSessionsCmd() *cobra.Command {
 		}}
 }
 
+// listing is one row of `sessions`: from the record, and from the
+// daemon's answer to a ping when it gave one (in), which is current where
+// the record may lag (the pid and revision after a reconnect).
 func listing(rec *session.Record, in *session.Info) sessionListing {
-	l := sessionListing{Name: rec.Name, Pid: rec.Pid, DaemonPid: rec.DaemonPid, Command: rec.Target, Cwd: rec.Cwd,
-		EnvKeys: orEmpty(rec.EnvKeys), Protocol: rec.Protocol, StartedAt: rec.StartedAt,
+	l := sessionListing{Name: rec.Name, DaemonPid: rec.DaemonPid, Command: rec.Target, Cwd: rec.Cwd,
+		EnvKeys: orEmpty(rec.EnvKeys), Protocol: rec.Negotiated, ProtocolMode: rec.Protocol, StartedAt: rec.StartedAt,
 		Uptime: time.Since(rec.StartedAt).Round(time.Second).String(), IdleTimeout: idleText(rec.IdleMinutes)}
+	pid := rec.Pid
 	if in != nil {
-		l.Phase, l.IdleTimeout = in.Phase, idleText(in.IdleMinutes)
-		if in.Pid > 0 {
-			l.Pid = in.Pid
+		l.Phase, l.IdleTimeout, pid = in.Phase, idleText(in.IdleMinutes), in.Pid
+		if in.Protocol != "" {
+			l.Protocol = in.Protocol
 		}
+	}
+	if pid > 0 {
+		l.Pid = &pid
+	}
+	if l.Protocol == "" { // a record from before the revision was kept
+		l.Protocol = rec.Protocol
 	}
 	return l
 }

@@ -108,7 +108,7 @@ func RunDaemon(ctx context.Context, version string, words actors.Words, h Handle
 	}
 	rec := NewRecord(dir, spec.Name, cfg, spec.IdleMinutes)
 	rec.DaemonPid, rec.DaemonStart = os.Getpid(), StartOf(os.Getpid())
-	rec.Pid, rec.ServerStart = info.Pid, StartOf(info.Pid)
+	rec.Pid, rec.ServerStart, rec.Negotiated = info.Pid, StartOf(info.Pid), info.ProtocolVersion
 	ln, err := safesocket.Listen(rec.Socket)
 	if err != nil {
 		return reportStart(status, StartStatus{Code: ExitToolError, Error: err.Error()})
@@ -298,7 +298,7 @@ func (d *daemon) handle(ctx context.Context, c net.Conn) {
 	c.Close()
 	if req.Op != OpPing && req.Op != OpClose && reply.Code != ExitUsage {
 		// After the reply: the client need not wait for the record.
-		d.notePid(ctx)
+		d.noteServer(ctx)
 	}
 	<-watched
 	if req.Op == OpClose {
@@ -356,15 +356,22 @@ func (d *daemon) answer(ctx context.Context, req *Request) (reply Reply) {
 	return d.handler(ctx, d.reg, d.name, req)
 }
 
-// notePid keeps the record's server pid current after a reconnect, so
-// close-session can stop the right process even when the daemon is stuck.
-func (d *daemon) notePid(ctx context.Context) {
-	pid := d.info(context.WithoutCancel(ctx)).Pid
+// noteServer keeps the record's server current after a reconnect: its pid,
+// so close-session can stop the right process even when the daemon is
+// stuck, and no pid at all once a reconnect failed (a pid of a process that
+// is gone may be reused by another); and the revision it negotiated.
+func (d *daemon) noteServer(ctx context.Context) {
+	in := d.info(context.WithoutCancel(ctx))
 	d.recMu.Lock()
-	changed := pid > 0 && pid != d.rec.Pid
+	changed := in.Pid != d.rec.Pid || (in.Protocol != "" && in.Protocol != d.rec.Negotiated)
 	d.recMu.Unlock()
 	if changed {
-		d.update(func(r *Record) { r.Pid, r.ServerStart = pid, StartOf(pid) })
+		d.update(func(r *Record) {
+			r.Pid, r.ServerStart = in.Pid, StartOf(in.Pid)
+			if in.Protocol != "" {
+				r.Negotiated = in.Protocol
+			}
+		})
 	}
 }
 
@@ -383,8 +390,10 @@ func (d *daemon) info(ctx context.Context) *Info {
 		if st, err := c.Status(ctx); err == nil {
 			in.Phase = string(st.Phase)
 			in.UptimeMS = st.Uptime.Milliseconds()
-			if st.Info != nil {
-				in.Pid = st.Info.Pid
+			if st.Info != nil && st.Phase == actors.PhaseLive {
+				// A failed reconnect leaves the dead process's info: its pid
+				// is no server's any more.
+				in.Pid, in.Protocol = st.Info.Pid, st.Info.ProtocolVersion
 			}
 		}
 	}

@@ -17,12 +17,16 @@ import (
 	"github.com/run-mcp/run-mcp/wire"
 )
 
+// MaxNameLen bounds a session's name: with its longest suffix
+// (".starting") it stays a file name every file system takes (255 bytes).
+const MaxNameLen = 200
+
 // ValidName says whether name may name a session: it names files in the
 // session directory, so it starts with a letter or digit and holds only
-// those and '.', '_' and '-', up to 200 bytes (never a path out of the
-// directory, never a hidden file).
+// those and '.', '_' and '-', up to MaxNameLen bytes (never a path out of
+// the directory, never a hidden file).
 func ValidName(name string) bool {
-	if name == "" || len(name) > 200 || !alnum(name[0]) {
+	if name == "" || len(name) > MaxNameLen || !alnum(name[0]) {
 		return false
 	}
 	for i := 1; i < len(name); i++ {
@@ -64,10 +68,13 @@ type Record struct {
 	EnvHash     string   `json:"env_hash"`
 	// EnvHashes fingerprint each value alone, so a refusal can name the
 	// variables that differ (names only).
-	EnvHashes   map[string]string `json:"env_hashes,omitempty"`
-	Protocol    string            `json:"protocol"`
-	StartedAt   time.Time         `json:"started_at"`
-	IdleMinutes float64           `json:"idle_timeout"`
+	EnvHashes map[string]string `json:"env_hashes,omitempty"`
+	Protocol  string            `json:"protocol"`
+	// Negotiated is the revision the session's server last negotiated,
+	// kept current after each reconnect ("" before any).
+	Negotiated  string    `json:"negotiated,omitempty"`
+	StartedAt   time.Time `json:"started_at"`
+	IdleMinutes float64   `json:"idle_timeout"`
 }
 
 // RecordPath and LogPath are a session's files in the session directory.

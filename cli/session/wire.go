@@ -74,6 +74,10 @@ type Request struct {
 	// Caller is what the call said about the server, for the mismatch
 	// check; nil when it named neither a command, env nor a protocol.
 	Caller *Caller `json:"caller,omitempty"`
+	// Started says the command sending this request started the session
+	// just before: a reconnect then reports the server it started rather
+	// than restart it at once.
+	Started bool `json:"started,omitempty"`
 }
 
 // Options are the per-call options of a command.
@@ -120,8 +124,13 @@ type Reply struct {
 
 // Info is what a ping learns about a running session.
 type Info struct {
-	Pid         int     `json:"pid"`
-	Phase       string  `json:"phase"`
+	// Pid is the server's process while it is live (0: none runs, after a
+	// failed reconnect, or an HTTP target).
+	Pid   int    `json:"pid"`
+	Phase string `json:"phase"`
+	// Protocol is the revision the server negotiated ("" while none is
+	// connected).
+	Protocol    string  `json:"protocol,omitempty"`
 	UptimeMS    int64   `json:"uptime_ms"`
 	IdleMinutes float64 `json:"idle_timeout"`
 	DaemonPid   int     `json:"daemon_pid"`

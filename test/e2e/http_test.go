@@ -24,3 +24,19 @@ func TestHTTPTarget(t *testing.T) {
 		t.Errorf("an unreachable URL must exit 69 with the reason:\n%s", r)
 	}
 }
+
+// startHTTPDemo is the demo server over Streamable HTTP, stopped when the
+// test ends.
+func startHTTPDemo(t *testing.T) string { return targets.StartHTTPDemo(t, bin) }
+
+// --env cannot reach a server at a URL: it is refused with why, not
+// dropped.
+func TestHTTPTargetRefusesEnv(t *testing.T) {
+	t.Parallel()
+	r := run(t, "list-tools", "--env", "API_KEY=sk-not-shown", "--", "http://127.0.0.1:1/mcp")
+	r.wantCode(t, 64)
+	r.wantStderr(t, "--env API_KEY cannot reach an HTTP target", "a server at a URL is already running with its own")
+	if strings.Contains(r.stderr, "sk-not-shown") || strings.Contains(r.stderr, "Connecting") {
+		t.Errorf("the refusal must show no value and reach nothing\n%s", r)
+	}
+}
