@@ -108,8 +108,19 @@ func envelopeOf(err error) errorEnvelope {
 }
 
 // failureMessage is the error without the server's report (the envelope
-// has it in exit and stderr).
+// has it in exit and stderr), with the hints added to it.
 func failureMessage(err error) string {
+	msg := bareMessage(err)
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if h, ok := e.(*hinted); ok && !strings.Contains(msg, h.hint) {
+			msg += "\n" + h.hint
+		}
+	}
+	return msg
+}
+
+// bareMessage is failureMessage without the hints.
+func bareMessage(err error) string {
 	var in *interruption
 	if errors.As(err, &in) {
 		return in.msg

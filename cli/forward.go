@@ -275,7 +275,7 @@ func attachOrStart(cmd *cobra.Command, g *globals, io streams, dir string, sp *s
 	rec, err = session.Start(dir, session.Spec{Name: name, Command: cfg.Spec.Command, Args: cfg.Spec.Args, Env: cfg.Spec.Env, Cwd: cfg.Spec.Dir,
 		URL: cfg.URL, Headers: cfg.Headers, Protocol: cfg.Era.String(), ConnectTimeoutMS: g.connectTimeout, RequestTimeoutMS: g.requestMS, IdleMinutes: g.idleTimeout}, wait)
 	if err != nil {
-		return nil, false, withEraHint(err, cfg.Era)
+		return nil, false, withStartHints(withEraHint(err, cfg.Era), cfg)
 	}
 	return rec, true, nil
 }

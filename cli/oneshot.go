@@ -112,7 +112,7 @@ func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion s
 	info, err := reg.Connect(ctx, "", cfg)
 	done()
 	if err != nil {
-		return withServerSide(ctx, interrupted(ctx, connectFailure(withEraHint(err, cfg.Era))), nil, 0)
+		return withServerSide(ctx, interrupted(ctx, connectFailure(withStartHints(withEraHint(err, cfg.Era), cfg))), nil, 0)
 	}
 	io.status("%s", connectedLine(info, time.Since(start)))
 	conn, err := reg.Resolve("", true)

@@ -68,6 +68,7 @@ func startupStderr(ctx context.Context, io streams, cfg actors.Config, version s
 	start := time.Now()
 	io.status("%s", connectingLine(cfg))
 	info, connErr := reg.Connect(ctx, "", cfg)
+	connErr = withStartHints(connErr, cfg)
 	if connErr == nil {
 		io.status("%s", connectedLine(info, time.Since(start)))
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/spf13/cobra"
@@ -43,7 +44,17 @@ func newValidateCmd(g *globals, version string) *cobra.Command {
 		ctx, stop := notifyNow(cmd.Context())
 		defer stop()
 		// --raw is --json here: the report is what validate has to show.
-		err = printReport(io, validate.Run(ctx, cfg, actors.Options{ClientInfo: mcp.Implementation{Name: "run-mcp", Version: version}, Words: cliWords}), deep, asJSON || g.raw)
+		report := validate.Run(ctx, cfg, actors.Options{ClientInfo: mcp.Implementation{Name: "run-mcp", Version: version}, Words: cliWords})
+		err = printReport(io, report, deep, asJSON || g.raw)
+		if !report.Connected {
+			var msgs []string
+			for _, c := range report.Checks {
+				msgs = append(msgs, c.Message)
+			}
+			for _, h := range startHints(cfg, strings.Join(msgs, "\n"), append(msgs, report.Stderr...), report.Stderr) {
+				io.status("run-mcp: %s", h)
+			}
+		}
 		if sig, ok := signalOf(ctx); ok {
 			e := exitf(signalCode(sig), "interrupted by %s before validate finished; the server was stopped, and the report above is what was checked until then", signalName(sig))
 			e.Kind, e.Printed = codeInterrupted, true // stdout holds the report
