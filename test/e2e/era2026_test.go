@@ -271,3 +271,35 @@ func TestValidateEraRules(t *testing.T) {
 		t.Errorf("validate must flag an advertised subscribe answered -32601:\n%s", r)
 	}
 }
+
+// A pinned 2026-07-28 connect to a server that crashes at start reports a
+// crash, with how the server ended and its stderr, not that the server
+// does not serve the pinned revision; an unreachable URL says so once.
+func TestPinnedCrashIsACrash(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"crash before reading", args([]string{"--protocol", "2026-07-28", "list-tools"}, demo("--crash-at-start", "no database")),
+			[]string{"The server exited with code 1.", "demo-server: fatal: no database"}},
+		{"session", args([]string{"--protocol", "2026-07-28", "list-tools", "--session", "pinned"}, demo("--crash-at-start", "no database")),
+			[]string{"The server exited with code 1.", "demo-server: fatal: no database"}},
+		{"unreachable URL", []string{"--protocol", "2026-07-28", "list-tools", "--", "http://127.0.0.1:1/mcp"},
+			[]string{"could not reach the server at http://127.0.0.1:1/mcp"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := run(t, tc.args...)
+			r.wantCode(t, 69)
+			r.wantStderr(t, tc.want...)
+			if strings.Contains(r.stderr, "does not serve the pinned revision") {
+				t.Errorf("a crash reported as a server that does not serve the pin\n%s", r)
+			}
+			if n := strings.Count(r.stderr, "failed to send request:"); n > 1 {
+				t.Errorf(`"failed to send request:" %d times\n%s`, n, r)
+			}
+		})
+	}
+}
