@@ -272,8 +272,13 @@ func attachOrStart(cmd *cobra.Command, g *globals, io streams, dir string, sp *s
 		return rec, false, err // another command started it meanwhile: attach
 	}
 	defer unlock()
+	// Starting the session is the handshake a one-shot command waits for:
+	// on a terminal it gets the same waiting line (and nothing else, as a
+	// sessioned command prints only its result).
+	done := io.withFeedback(cmd).fb.wait("the handshake with " + cfg.Target())
 	rec, err = session.Start(dir, session.Spec{Name: name, Command: cfg.Spec.Command, Args: cfg.Spec.Args, Env: cfg.Spec.Env, Cwd: cfg.Spec.Dir,
 		URL: cfg.URL, Headers: cfg.Headers, Protocol: cfg.Era.String(), ConnectTimeoutMS: g.connectTimeout, RequestTimeoutMS: g.requestMS, IdleMinutes: g.idleTimeout}, wait)
+	done()
 	if err != nil {
 		return nil, false, withStartHints(withEraHint(err, cfg.Era), cfg)
 	}

@@ -197,3 +197,13 @@ func TestRawErrorEnvelope(t *testing.T) {
 		}
 	})
 }
+
+// The first command of a session waits for the same handshake, and says so
+// on a terminal as a one-shot command does.
+func TestTerminalShowsSessionStartWait(t *testing.T) {
+	t.Parallel()
+	screen, _ := onTerminal(t, "list-tools", "--session", "slowstart", "--connect-timeout", "1600", "--", bin, "demo-server", "--silent-handshake")
+	if want := "run-mcp: waiting for the handshake with " + bin + " demo-server --silent-handshake (1s) …"; !strings.Contains(screen, want) {
+		t.Errorf("the terminal did not show %q:\n%q", want, screen)
+	}
+}
