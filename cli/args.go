@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -48,7 +49,7 @@ func splitArgs(cmd *cobra.Command, raw []string, l layout) (split, error) {
 			}
 			return sp, finishFlags(cmd, ours, sp)
 		case strings.HasPrefix(tok, "-") && len(tok) > 1 && !isNumber(tok):
-			flag, err := lookupFlag(fs, tok)
+			flag, err := lookupFlag(cmd, fs, tok)
 			if err != nil {
 				return sp, err
 			}
@@ -168,13 +169,66 @@ func isNumber(s string) bool {
 
 func finishFlags(cmd *cobra.Command, ours []string, _ split) error {
 	if err := cmd.Flags().Parse(ours); err != nil {
-		return exitf(ExitUsage, "%v. See run-mcp %s --help", err, cmd.Name())
+		return flagError(cmd, err)
 	}
 	return nil
 }
 
-// lookupFlag finds a flag or fails with a "did you mean".
-func lookupFlag(fs *pflag.FlagSet, tok string) (*pflag.Flag, error) {
+// flagError words a flag the parser refused (cobra's for the commands it
+// parses, ours for the rest): a value of the wrong kind says what the flag
+// takes, and a flag this command does not have says whose it is.
+func flagError(cmd *cobra.Command, err error) error {
+	var worded wordedValue
+	var bad *pflag.InvalidValueError
+	var missing *pflag.NotExistError
+	switch {
+	case errors.As(err, &worded):
+		return exitf(ExitUsage, "%s", worded.msg)
+	case errors.As(err, &bad):
+		f := bad.GetFlag()
+		return exitf(ExitUsage, "--%s takes %s, got %q. See run-mcp %s --help", f.Name, valueKind(f.Value.Type()), bad.GetValue(), cmd.Name())
+	case errors.As(err, &missing) && missing.GetSpecifiedShortnames() == "":
+		name := missing.GetSpecifiedName()
+		return exitf(ExitUsage, "%s", unknownFlagMessage(cmd, cmd.Flags(), "--"+name, name))
+	}
+	return exitf(ExitUsage, "%v. See run-mcp %s --help", err, cmd.Name())
+}
+
+// valueKind says in words what a flag of a pflag type takes.
+func valueKind(typ string) string {
+	switch typ {
+	case "int":
+		return "a whole number"
+	case "bool":
+		return "true or false"
+	case "stringArray", "string":
+		return "a word"
+	}
+	return "a " + typ
+}
+
+// whoseFlag names the commands that have a flag of this name ("run-mcp
+// (the agent server)" for the root's own), so a flag given to the wrong
+// command can say where it belongs. It looks in the whole command tree,
+// built afresh: the running one may hold only this command's constructor
+// (NewRootFor), and a usage error can afford the tenth of a millisecond.
+func whoseFlag(cmd *cobra.Command, name string) []string {
+	full := newRoot(cmd.Root().Version, nil, "")
+	var owners []string
+	if cmd.HasParent() && full.Flags().Lookup(name) != nil {
+		owners = append(owners, "run-mcp (the agent server)")
+	}
+	for _, c := range full.Commands() {
+		if c.Name() != cmd.Name() && c.Flags().Lookup(name) != nil {
+			owners = append(owners, "run-mcp "+c.Name())
+		}
+	}
+	return owners
+}
+
+// lookupFlag finds a flag or fails with a "did you mean", or, for a flag of
+// another command, whose it is.
+func lookupFlag(cmd *cobra.Command, fs *pflag.FlagSet, tok string) (*pflag.Flag, error) {
 	name := strings.TrimLeft(tok, "-")
 	if i := strings.IndexByte(name, '='); i >= 0 {
 		name = name[:i]
@@ -194,11 +248,38 @@ func lookupFlag(fs *pflag.FlagSet, tok string) (*pflag.Flag, error) {
 	if i := strings.IndexByte(tok, '='); i >= 0 {
 		shown = tok[:i] + "=…"
 	}
+	return nil, exitf(ExitUsage, "%s. If it belongs to the target command, put -- before the target", unknownFlagMessage(cmd, fs, shown, name))
+}
+
+// unknownFlagMessage is "unknown flag --x", then where the flag is: a
+// close spelling of one of this command's, or the commands that have it.
+func unknownFlagMessage(cmd *cobra.Command, fs *pflag.FlagSet, shown, name string) string {
 	msg := fmt.Sprintf("unknown flag %s", shown)
+	if owners := whoseFlag(cmd, name); len(owners) > 0 && len(name) > 1 {
+		return msg + fmt.Sprintf(": --%s belongs to %s, not to run-mcp %s (run-mcp %s --help lists its flags)",
+			name, ownerList(owners), cmd.Name(), cmd.Name())
+	}
 	if s := suggestFlag(fs, name); s != "" {
 		msg += fmt.Sprintf(" (did you mean --%s?)", s)
 	}
-	return nil, exitf(ExitUsage, "%s. If it belongs to the target command, put -- before the target", msg)
+	return msg
+}
+
+// ownerList names a flag's owners, the first two and how many more when
+// there are many (every command that reaches a server has --scan).
+func ownerList(owners []string) string {
+	if len(owners) > 3 {
+		return fmt.Sprintf("%s, %s and %d other subcommands", owners[0], owners[1], len(owners)-2)
+	}
+	return andList(owners)
+}
+
+// andList joins words as prose: "a", "a and b", "a, b and c".
+func andList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 func suggestFlag(fs *pflag.FlagSet, name string) string {

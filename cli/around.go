@@ -17,6 +17,11 @@ type watch struct {
 	oneShot    bool
 	stderrMark int
 	ev         wire.EvidenceSnapshot
+	// lines and hasStderr are the stderr once read (read says so): --raw
+	// and --show-stderr show the same lines.
+	lines     []string
+	hasStderr bool
+	read      bool
 }
 
 func startWatch(ctx context.Context, x *job, c *actors.Conn) *watch {
@@ -50,6 +55,30 @@ func (w *watch) fields(ctx context.Context, protocol string) []field {
 // for stderrSettle (stderr is drained on a goroutine of its own, so lines
 // written just before the answer may still be in flight).
 func (w *watch) stderr(ctx context.Context) ([]string, bool) {
+	if !w.read {
+		w.lines, w.hasStderr = w.readStderr(ctx)
+		w.read = true
+	}
+	return w.lines, w.hasStderr
+}
+
+// show prints the stderr on stderr for --show-stderr, as call does: each
+// line marked as the server's, or, over HTTP in a session, that there is
+// none (one-shot, the Connected line said so).
+func (w *watch) show(ctx context.Context, x *job) {
+	if !x.g.showStderr {
+		return
+	}
+	lines, ok := w.stderr(ctx)
+	for _, l := range lines {
+		x.io.status("[server stderr] %s", l)
+	}
+	if !ok && !w.oneShot {
+		x.io.status("run-mcp: --show-stderr has nothing to show: %s", httpLimits)
+	}
+}
+
+func (w *watch) readStderr(ctx context.Context) ([]string, bool) {
 	var ex wire.Excerpt
 	prev := -1
 	for range 10 {

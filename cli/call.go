@@ -19,13 +19,19 @@ import (
 
 func newCallCmd(g *globals, version string) *cobra.Command {
 	cmd := newHeadlessCmd(g, version, headless{
-		use:   "call [options] <tool> [json_args | key=value key:=json ...] [-- target_command...]",
+		use:   "call [options] <tool> [json_args | key=value key:=json ... | - | @file] [-- target_command...]",
 		short: "Call one tool and print its result as JSON",
+		long:  "Call one tool and print the content array of its result as JSON (exit 1 when the tool reports isError).\n\n" + argumentsHelp,
 		example: `  run-mcp call greet name=Alice count:=5 -- node my-server.js
-  run-mcp call search '{"q":"hello"}' --raw -- node my-server.js`,
-		layout: layout{positionals: 1, argWords: true},
-		saves:  true,
-		run:    callTool,
+  run-mcp call search '{"q":"hello"}' --raw -- node my-server.js
+  jq -n '{q: "hello"}' | run-mcp call search - -- node my-server.js
+  run-mcp call search @args.json --session dev`,
+		layout:     layout{positionals: 1, argWords: true},
+		saves:      true,
+		calls:      true,
+		showStderr: true,
+		raw:        "Print the whole tool result plus stderr, stdout_noise, transport_errors, input_requests, progress, protocol and conversions",
+		run:        callTool,
 	})
 	cmd.Flags().BoolVar(&g.task, "task", false, "Call the tool as a task (2025-11-25 task-augmented request) and wait for its result (tasks/result) within --timeout")
 	return cmd

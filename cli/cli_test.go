@@ -51,12 +51,16 @@ func TestShorthandArguments(t *testing.T) {
 	}
 }
 
+// newTestCmd is a call command under a root, as newRoot builds them.
 func newTestCmd() (*cobra.Command, *globals) {
-	g := &globals{}
+	g := newGlobals()
 	root := &cobra.Command{Use: "run-mcp"}
-	g.addPersistent(root)
+	g.addAgent(root)
 	cmd := &cobra.Command{Use: "call", DisableFlagParsing: true}
-	g.addHeadless(cmd)
+	g.addTarget(cmd, "Print more")
+	g.addOutput(cmd)
+	g.addCallTimeout(cmd)
+	g.addShowStderr(cmd)
 	root.AddCommand(cmd)
 	return cmd, g
 }

@@ -31,7 +31,7 @@ func FuzzShorthand(f *testing.F) {
 			c, _ := newTestCmd()
 			fs := c.Flags()
 			fs.AddFlagSet(c.InheritedFlags())
-			fl, _ := lookupFlag(fs, tok)
+			fl, _ := lookupFlag(c, fs, tok)
 			return fl
 		})
 		for _, err := range errs {

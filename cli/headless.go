@@ -22,7 +22,13 @@ type headless struct {
 	stringArgs          bool   // prompt arguments: key:=json is refused
 	needsSession        string // refused without --session, with this reason
 	saves               bool   // writes media and spilled text to --out-dir
-	run                 func(ctx context.Context, x *job, c *actors.Conn) error
+	calls               bool   // calls the server (--timeout)
+	showStderr          bool   // can show what the server wrote (--show-stderr)
+	// raw says in one sentence what --raw prints for this command.
+	raw string
+	// long is the help's text above the flags ("" for none).
+	long string
+	run  func(ctx context.Context, x *job, c *actors.Conn) error
 }
 
 // job is what a connected subcommand works with.
@@ -45,8 +51,17 @@ type job struct {
 // newHeadlessCmd builds a subcommand that splits its words from the target,
 // spawns the target for one shot, runs h.run and stops the target.
 func newHeadlessCmd(g *globals, version string, h headless) *cobra.Command {
-	cmd := &cobra.Command{Use: h.use, Short: h.short, Example: h.example, DisableFlagParsing: true}
-	g.addHeadless(cmd)
+	cmd := &cobra.Command{Use: h.use, Short: h.short, Long: h.long, Example: h.example, DisableFlagParsing: true}
+	g.addTarget(cmd, h.raw)
+	if h.saves {
+		g.addOutput(cmd)
+	}
+	if h.calls {
+		g.addCallTimeout(cmd)
+	}
+	if h.showStderr {
+		g.addShowStderr(cmd)
+	}
 	cmd.RunE = withRawFailures(g, func(cmd *cobra.Command, raw []string, io streams) error {
 		return runHeadless(cmd, g, version, h, raw, io)
 	})

@@ -13,12 +13,20 @@ import (
 func newListCmds(g *globals, version string) []*cobra.Command {
 	return []*cobra.Command{
 		newHeadlessCmd(g, version, headless{use: "list-tools [options] [-- target_command...]", short: "List the tools of a server as JSON",
-			example: "  run-mcp list-tools -- node my-server.js\n  run-mcp list-tools -- http://localhost:3000/mcp", run: listOf("tools")}),
+			example: "  run-mcp list-tools -- node my-server.js\n  run-mcp list-tools -- http://localhost:3000/mcp", showStderr: true,
+			raw: listRaw("tool"), run: listOf("tools")}),
 		newHeadlessCmd(g, version, headless{use: "list-resources [options] [-- target_command...]", short: "List the resources and resource templates of a server as JSON",
-			example: "  run-mcp list-resources -- node my-server.js", run: listOf("resources", "resource_templates")}),
+			example: "  run-mcp list-resources -- node my-server.js", showStderr: true,
+			raw: listRaw("resource and resource template"), run: listOf("resources", "resource_templates")}),
 		newHeadlessCmd(g, version, headless{use: "list-prompts [options] [-- target_command...]", short: "List the prompts of a server as JSON",
-			example: "  run-mcp list-prompts -- node my-server.js", run: listOf("prompts")}),
+			example: "  run-mcp list-prompts -- node my-server.js", showStderr: true,
+			raw: listRaw("prompt"), run: listOf("prompts")}),
 	}
+}
+
+// listRaw is what --raw prints for a listing of kind.
+func listRaw(kind string) string {
+	return "Print an object with every " + kind + ", the pages as the server sent them (nextCursor included), the kinds it does not declare, and stderr, stdout_noise, transport_errors and protocol"
 }
 
 // offers says whether the server declared the capability a kind needs.
@@ -73,6 +81,7 @@ func listOf(kinds ...string) op {
 			}
 		}
 		oneShot := x.g.bound == nil
+		w.show(ctx, x)
 		if oneShot && len(undeclared) == len(kinds) {
 			// One-shot stderr carries status lines anyway; a session's stays
 			// silent (the fact is in --raw).

@@ -21,7 +21,7 @@ func (m minutes) String() string {
 func (m minutes) Set(s string) error {
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || !validMinutes(f) {
-		return fmt.Errorf("--idle-timeout must be a positive number of minutes (fractions allowed; 0 for never), got %q", s)
+		return wordedValue{fmt.Sprintf("--idle-timeout must be a positive number of minutes (fractions allowed; 0 for never), got %q", s)}
 	}
 	*m.v = f
 	return nil

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/cli/session"
@@ -52,33 +53,76 @@ type globals struct {
 	bound *binding
 }
 
-func (g *globals) addPersistent(cmd *cobra.Command) {
-	f := cmd.PersistentFlags()
-	f.StringVarP(&g.outDir, "out-dir", "o", "", "Directory to save intercepted images, audio, and spilled results (default <tmp>/run-mcp-<uid>/out)")
-	f.IntVarP(&g.timeoutMS, "timeout", "t", 0, "Tool call timeout in milliseconds, counting server time only (default 300000)")
-	f.IntVar(&g.requestMS, "request-timeout", int(actors.DefaultRequestTimeout.Milliseconds()),
-		"Milliseconds the server may take to answer each housekeeping request (tools/list and the other listings, subscribe, listen, logging/setLevel, ping); calls use --timeout")
-	f.IntVar(&g.maxText, "max-text", intercept.DefaultMaxText, "Max text response length before truncation")
-	f.IntVarP(&g.mediaKB, "media-threshold", "m", intercept.DefaultMediaThresholdKB, "Media size threshold in KB to save to disk (0 to always save, -1 to keep inline)")
-	f.BoolVar(&g.scan, "scan", false, "Let list_available_mcp_servers (and servers, --server) also walk up from the working directory for any JSON file containing mcpServers")
-	f.StringVar(&g.protocol, "protocol", "legacy", "Handshake to open with: legacy, auto (probe for 2026-07-28, fall back), or a revision to pin such as 2026-07-28")
+// newGlobals is the options at their defaults: a command that does not
+// offer a flag (list-tools has no --max-text) still reads its default.
+func newGlobals() *globals {
+	return &globals{requestMS: int(actors.DefaultRequestTimeout.Milliseconds()), maxText: intercept.DefaultMaxText,
+		mediaKB: intercept.DefaultMediaThresholdKB, protocol: "legacy", maxConnections: actors.DefaultMaxConnections}
+}
+
+// Each command offers only the flags it uses, so its --help is a true list
+// and a flag it would ignore is refused (exit 64, saying whose flag it is)
+// rather than silently dropped. The flag sets below are shared by the
+// commands that use them.
+
+// addAgent adds the agent server's flags, on the root command alone.
+func (g *globals) addAgent(cmd *cobra.Command) {
+	f := cmd.Flags()
+	g.addOutputTo(f)
+	f.VarP(millis{&g.timeoutMS, "--timeout", true}, "timeout", "t", "Default tool call timeout in milliseconds, counting server time only (default: 300000)")
+	g.addRequestTimeoutTo(f)
+	f.BoolVar(&g.scan, "scan", false, "Let list_available_mcp_servers also walk up from the working directory for any JSON file containing mcpServers")
+	g.addProtocolTo(f)
 	f.IntVar(&g.maxConnections, "max-connections", actors.DefaultMaxConnections, fmt.Sprintf("How many connections the agent server keeps open at once (1 to %d)", actors.MaxMaxConnections))
 }
 
-// addHeadless adds the flags of the commands that reach a target.
-func (g *globals) addHeadless(cmd *cobra.Command) {
+func (g *globals) addOutputTo(f *pflag.FlagSet) {
+	f.StringVarP(&g.outDir, "out-dir", "o", "", "Directory to save intercepted images, audio, and spilled results (default <tmp>/run-mcp-<uid>/out)")
+	f.IntVar(&g.maxText, "max-text", intercept.DefaultMaxText, "Max text response length before truncation; the rest is saved to a file under --out-dir (-1: no limit)")
+	f.IntVarP(&g.mediaKB, "media-threshold", "m", intercept.DefaultMediaThresholdKB, "Media size threshold in KB to save to disk (0 to always save, -1 to keep inline)")
+}
+
+func (g *globals) addRequestTimeoutTo(f *pflag.FlagSet) {
+	f.Var(millis{&g.requestMS, "--request-timeout", false}, "request-timeout",
+		"Milliseconds the server may take to answer each housekeeping request (tools/list and the other listings, subscribe, listen, logging/setLevel, ping); calls use --timeout")
+}
+
+func (g *globals) addProtocolTo(f *pflag.FlagSet) {
+	f.StringVar(&g.protocol, "protocol", "legacy", "Handshake to open with: legacy, auto (probe for 2026-07-28, fall back), or a revision to pin such as 2026-07-28")
+}
+
+// addTarget adds the flags of every command that reaches a target: which
+// server and how to start it, the session, and --raw, whose sentence says
+// what it prints for this command.
+func (g *globals) addTarget(cmd *cobra.Command, raw string) {
 	f := cmd.Flags()
 	f.StringArrayVarP(&g.env, "env", "e", nil, "Environment variable for the target, KEY=VALUE (repeatable; the first = splits)")
-	f.IntVar(&g.connectTimeout, "connect-timeout", 0, "Milliseconds to wait for the handshake (default 30000)")
-	f.BoolVar(&g.showStderr, "show-stderr", false, "Print the server's stderr from this call on stderr")
-	f.BoolVar(&g.raw, "raw", false, "Print more than the answer: call, read, get-prompt: the whole result plus stderr, stdout_noise, transport_errors, protocol "+
-		"(call also input_requests, progress, conversions); list-*: an object with every entry, the pages as sent (nextCursor included) and the same; "+
-		"describe: {tool, …the same}; stderr: each line with its seq and time; validate: the JSON report; reconnect: what the new server wrote. "+
-		"A command that fails prints {error, code, exit_code, exit, stderr} on stdout")
+	f.Var(millis{&g.connectTimeout, "--connect-timeout", true}, "connect-timeout", "Milliseconds to wait for the handshake (default 30000)")
+	g.addRequestTimeoutTo(f)
+	g.addProtocolTo(f)
 	f.StringVar(&g.server, "server", "", "Run the server registered under this name in a client's config (run-mcp servers lists them) instead of a target command; SOURCE:NAME or --file picks among several")
 	f.StringVar(&g.serverFile, "file", "", "With --server: look the name up in this one config file")
-	f.StringVar(&g.session, "session", "", "Keep the server running between commands under this name")
+	f.BoolVar(&g.scan, "scan", false, "With --server: also walk up from the working directory for any JSON file containing mcpServers")
+	f.StringVar(&g.session, "session", "", "Keep the server running between commands under this name (letters, digits, '.', '_', '-'; at most 200 bytes)")
 	f.Var(minutes{&g.idleTimeout}, "idle-timeout", "With --session: close the session after this many minutes without a command (0: never)")
+	f.BoolVar(&g.raw, "raw", false, raw+". A failure prints {error, code, exit_code, exit, stderr} on stdout and nothing on stderr")
+	cmd.ValidArgsFunction = completeSessionFlag
+}
+
+// addOutput adds the flags of a command whose result may carry media or
+// long text: where they are saved, and when.
+func (g *globals) addOutput(cmd *cobra.Command) { g.addOutputTo(cmd.Flags()) }
+
+// addCallTimeout adds --timeout, for commands that call the server (a
+// tool, a resource, a prompt).
+func (g *globals) addCallTimeout(cmd *cobra.Command) {
+	cmd.Flags().VarP(millis{&g.timeoutMS, "--timeout", true}, "timeout", "t", "Timeout of the call in milliseconds, counting server time only (default 300000)")
+}
+
+// addShowStderr adds --show-stderr, for commands that send the server one
+// request and can say what it wrote meanwhile.
+func (g *globals) addShowStderr(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&g.showStderr, "show-stderr", false, "Print the server's stderr from this command on stderr")
 }
 
 // callTimeout is the per-call server-time budget.
@@ -217,7 +261,7 @@ func (g *globals) outDirPath() string {
 // directory that cannot be used is the caller's to fix (another --out-dir,
 // or removing what someone planted), so it is a usage error.
 func (g *globals) interceptor() (*intercept.Interceptor, error) {
-	ic, err := intercept.New(intercept.Options{OutDir: g.outDirPath(), MaxText: g.maxText, MediaThresholdKB: g.mediaKB})
+	ic, err := intercept.New(intercept.Options{OutDir: g.outDirPath(), MaxText: g.maxText, MediaThresholdKB: g.mediaKB, Shell: true})
 	if err != nil {
 		return nil, exitf(ExitUsage, "cannot use the output directory: %v", err)
 	}

@@ -15,12 +15,17 @@ import (
 func newReadCmds(g *globals, version string) []*cobra.Command {
 	return []*cobra.Command{
 		newHeadlessCmd(g, version, headless{use: "read [options] <uri> [-- target_command...]", short: "Read one resource and print it as JSON",
-			example: "  run-mcp read demo://counter -- run-mcp demo-server", layout: layout{positionals: 1}, saves: true, run: readResource}),
-		newHeadlessCmd(g, version, headless{use: "get-prompt [options] <name> [json_args | key=value ...] [-- target_command...]",
+			example: "  run-mcp read demo://counter -- run-mcp demo-server", layout: layout{positionals: 1}, saves: true, calls: true, showStderr: true,
+			raw: "Print the resources/read result plus stderr, stdout_noise, transport_errors and protocol", run: readResource}),
+		newHeadlessCmd(g, version, headless{use: "get-prompt [options] <name> [json_args | key=value ... | - | @file] [-- target_command...]",
 			short: "Get one prompt and print it as JSON (prompt arguments are strings)", layout: layout{positionals: 1, argWords: true}, stringArgs: true,
-			example: "  run-mcp get-prompt greet name=Ada -- run-mcp demo-server", run: getPrompt}),
+			long:    "Get one prompt and print the prompts/get result as JSON.\n\n" + argumentsHelp + "\nPrompt arguments are strings, so key:=json is refused.",
+			example: "  run-mcp get-prompt greet name=Ada -- run-mcp demo-server\n  run-mcp get-prompt greet @args.json -- run-mcp demo-server",
+			calls:   true, showStderr: true,
+			raw: "Print the prompts/get result plus stderr, stdout_noise, transport_errors and protocol", run: getPrompt}),
 		newHeadlessCmd(g, version, headless{use: "describe [options] <tool> [-- target_command...]", short: "Print one tool's description and schemas as JSON",
-			example: "  run-mcp describe echo -- run-mcp demo-server", layout: layout{positionals: 1}, run: describeTool}),
+			example: "  run-mcp describe echo -- run-mcp demo-server", layout: layout{positionals: 1}, showStderr: true,
+			raw: `Print {"tool": …} plus stderr, stdout_noise, transport_errors and protocol`, run: describeTool}),
 	}
 }
 
@@ -90,6 +95,7 @@ func describeTool(ctx context.Context, x *job, c *actors.Conn) error {
 		def = t
 	}
 	if !x.g.raw {
+		w.show(ctx, x)
 		return x.io.printJSON(def)
 	}
 	return x.printAround(ctx, w, map[string]any{"tool": def})
@@ -98,6 +104,7 @@ func describeTool(ctx context.Context, x *job, c *actors.Conn) error {
 // printAround prints body, and with --raw the fields of what happened
 // around the request after its own keys.
 func (x *job) printAround(ctx context.Context, w *watch, body any) error {
+	w.show(ctx, x)
 	if !x.g.raw {
 		return x.io.printJSON(body)
 	}

@@ -83,7 +83,7 @@ func subcommands(g *globals, version string) []subcommand {
 // newRoot builds the tree; with only set to a name a constructor answers
 // to, that constructor's subcommands alone.
 func newRoot(version string, agent AgentServer, only string) *cobra.Command {
-	g := &globals{}
+	g := newGlobals()
 	root := &cobra.Command{
 		Use:   "run-mcp [options]",
 		Short: "Run, call, restart and diagnose the MCP server you are writing",
@@ -114,9 +114,10 @@ With a subcommand it runs one headless call and prints JSON:
 		},
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
+	root.SetFlagErrorFunc(flagError)
 	root.Flags().BoolP("version", "V", false, "output the version number")
 	root.Flags().Var(minutes{&g.agentIdle}, "idle-timeout", "Close a connection after this many minutes without a call (0: never); its record stays for reconnect_to_mcp")
-	g.addPersistent(root)
+	g.addAgent(root)
 	subs := subcommands(g, version)
 	for _, sc := range subs {
 		if slices.Contains(sc.names, only) {

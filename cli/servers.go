@@ -26,7 +26,7 @@ list_available_mcp_servers finds, as JSON. Env variables and headers are listed 
 never by value. Run one with --server NAME on any headless command.`,
 		Example: "  run-mcp servers\n  run-mcp servers --filter node\n  run-mcp servers --file ./.mcp.json\n" +
 			"  run-mcp list-tools --server my-server",
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			res := configscan.Discover(configscan.Options{Filter: filter, File: file, Scan: g.scan})
 			out := map[string]any{"servers": res.Entries, "errors": res.Errors, "searched": res.Searched}
@@ -40,6 +40,7 @@ never by value. Run one with --server NAME on any headless command.`,
 		}}
 	cmd.Flags().StringVar(&filter, "filter", "", "Only entries whose name, command, url, source or file contains this (case-insensitive)")
 	cmd.Flags().StringVar(&file, "file", "", "Read this one config file instead of every client's")
+	cmd.Flags().BoolVar(&g.scan, "scan", false, "Also walk up from the working directory for any JSON file containing mcpServers")
 	return cmd
 }
 

@@ -20,9 +20,11 @@ import (
 // newReconnectCmd builds `reconnect --session NAME`: restart the session's
 // server after an edit and report what changed, or how the new code died.
 func newReconnectCmd(g *globals, version string) *cobra.Command {
-	return newHeadlessCmd(g, version, headless{use: "reconnect --session <name>",
+	return newHeadlessCmd(g, version, headless{use: "reconnect --session <name> [-- target_command...]",
 		short:        "Restart a session's server after an edit and print what changed",
-		example:      "  run-mcp reconnect --session main",
+		long:         "Restart a session's server after an edit and print what changed since the last connection. With a target command and a session that is not running, start it (once) and report that server.",
+		example:      "  run-mcp reconnect --session main\n  run-mcp reconnect --session main -- node my-server.js",
+		raw:          "Add to the report what the new server wrote: stderr (since the old one's last line), stdout_noise, transport_errors and protocol",
 		needsSession: "reconnect restarts a session's server: pass --session <name> (a one-shot command starts a fresh server anyway)",
 		run: func(ctx context.Context, x *job, _ *actors.Conn) error {
 			return reconnectSession(ctx, x)
@@ -158,7 +160,7 @@ func idleText(minutes float64) string {
 const pingWait = time.Second
 
 func newSessionsCmd() *cobra.Command {
-	return &cobra.Command{Use: "sessions", Short: "List the running sessions as JSON", Args: cobra.NoArgs,
+	return &cobra.Command{Use: "sessions", Short: "List the running sessions as JSON", Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			dir, err := safesocket.Dir()
 			if err != nil {
@@ -218,8 +220,29 @@ func listing(rec *session.Record, in *session.Info) sessionListing {
 	return l
 }
 
+// oneSessionName is close-session's argument check, in words: it closes
+// one named session.
+func oneSessionName(_ *cobra.Command, args []string) error {
+	switch len(args) {
+	case 1:
+		return nil
+	case 0:
+		return exitf(ExitUsage, "close-session needs the name of the session to close: run-mcp close-session NAME (run-mcp sessions lists the running ones)")
+	}
+	return exitf(ExitUsage, "close-session closes one session at a time, got %d names (%s); run it once for each", len(args), strings.Join(args, ", "))
+}
+
+// noArgs refuses words after a command that takes none, in words.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	return exitf(ExitUsage, "run-mcp %s takes no arguments, got %q; run-mcp %s --help lists its flags", cmd.Name(), args[0], cmd.Name())
+}
+
 func newCloseSessionCmd() *cobra.Command {
-	return &cobra.Command{Use: "close-session <session_name>", Short: "Stop a session's server and its daemon", Args: cobra.ExactArgs(1),
+	return &cobra.Command{Use: "close-session <session_name>", Short: "Stop a session's server and its daemon", Args: oneSessionName,
+		ValidArgsFunction: completeSessionName,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
 			if !session.ValidName(name) {

@@ -198,3 +198,13 @@ func decodeExact(s string, v any) error {
 	}
 	return nil
 }
+
+// argumentsHelp is how the argument words are written, for the help of
+// the commands that take them.
+const argumentsHelp = `Arguments follow the name, in any mix:
+  key=value     a string (sent as a number or boolean when the tool's schema says so)
+  key:=json     JSON: a number, true or false, an array, an object, null
+  '{"k": 1}'    one JSON object of arguments
+  -             one JSON object of arguments, read from stdin
+  @path         one JSON object of arguments, read from the file at path
+A bare word is an error (exit 65), never dropped; put -- before the target command.`

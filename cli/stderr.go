@@ -32,7 +32,7 @@ func newStderrCmd(g *globals, version string) *cobra.Command {
 		Short:              "Print what a fresh spawn of the server writes to stderr at start-up, as a JSON array",
 		Example:            "  run-mcp stderr -- node my-server.js\n  run-mcp stderr 20 -- node my-server.js",
 		DisableFlagParsing: true}
-	g.addHeadless(cmd)
+	g.addTarget(cmd, "Print each line as {seq, time, text}, with the total the server wrote and how many lines the first-100/last-1,000 window left out, and where")
 	cmd.RunE = withRawFailures(g, func(cmd *cobra.Command, raw []string, io streams) error {
 		sp, err := prepare(cmd, g, raw, layout{optional: 1})
 		if err != nil || sp == nil {

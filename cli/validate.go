@@ -22,7 +22,7 @@ func newValidateCmd(g *globals, version string) *cobra.Command {
 		Example: "  run-mcp validate -- node my-server.js\n  run-mcp validate --deep -- node my-server.js\n" +
 			"  run-mcp validate --json -- node my-server.js | jq .status\n  run-mcp validate --deep --session main",
 		DisableFlagParsing: true}
-	g.addHeadless(cmd)
+	g.addTarget(cmd, "Print the report as JSON, as --json does")
 	cmd.Flags().BoolVar(&deep, "deep", false, "Print every check, not only those that warned or failed")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "Print the report as JSON")
 	cmd.RunE = withRawFailures(g, func(cmd *cobra.Command, raw []string, io streams) error {

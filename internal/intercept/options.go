@@ -34,6 +34,9 @@ type Options struct {
 	// MediaThresholdKB: media whose decoded size is over this many KB is
 	// saved. 0 saves always; negative (-1) keeps media inline.
 	MediaThresholdKB int
+	// Shell: the reader is a person or a script at a shell, which has no
+	// read_result tool: a truncation note points to the file itself.
+	Shell bool
 }
 
 // Interceptor rewrites results and remembers the text it spilled so Read can
@@ -43,6 +46,7 @@ type Interceptor struct {
 	strict  bool // dir is the default: each use re-checks it is private
 	maxText int  // resolved: > 0, or NoLimit
 	mediaKB int
+	shell   bool // notes for a shell (Options.Shell)
 
 	mu      sync.Mutex
 	lastID  int  // r<lastID> is the newest result id handed out
@@ -83,6 +87,7 @@ func New(opts Options) (*Interceptor, error) {
 		strict:  strict,
 		maxText: resolveMaxText(opts.MaxText),
 		mediaKB: opts.MediaThresholdKB,
+		shell:   opts.Shell,
 		results: make(map[string]spilled),
 	}, nil
 }

@@ -136,7 +136,7 @@ func (p *pass) structured(res *mcp.CallToolResult) (note string, spilled bool, e
 		return "", false, err
 	}
 	head := headRunes(string(raw[:min(len(raw), p.limit*utf8.UTFMax)]), p.limit)
-	return fmt.Sprintf("structuredContent (%s chars of JSON, over the text limit):\n%s%s", commas(chars), head, noteAfter(p.limit, truncationNote(p.limit, chars, path, id))), true, nil
+	return fmt.Sprintf("structuredContent (%s chars of JSON, over the text limit):\n%s%s", commas(chars), head, noteAfter(p.limit, p.note(p.limit, chars, path, id))), true, nil
 }
 
 // content intercepts an item that is not text. Pointer forms are accepted

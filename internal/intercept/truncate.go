@@ -43,7 +43,7 @@ func (p *pass) spillText(s string, chars, head int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return headRunes(s, head) + noteAfter(head, truncationNote(head, chars, path, id)), nil
+	return headRunes(s, head) + noteAfter(head, p.note(head, chars, path, id)), nil
 }
 
 // noteAfter is the truncation note after a head of head characters: on a
@@ -72,6 +72,24 @@ func (p *pass) spill(chars int, write func(io.Writer) error) (id, path string, e
 	p.stats.ResultsSaved++
 	p.stats.Files = append(p.stats.Files, f.Name())
 	return id, f.Name(), nil
+}
+
+// note is the truncation note for this pass's reader: the agent's names
+// read_result; a shell's (Options.Shell) names the file instead, since a
+// shell has no read_result to call.
+func (p *pass) note(shown, total int, path, id string) string {
+	if p.i.shell {
+		return shellTruncationNote(shown, total, path)
+	}
+	return truncationNote(shown, total, path, id)
+}
+
+// shellTruncationNote is the note for a shell: the same opening as the
+// agent's (scripts look for "[truncated at"), then the file to read, since
+// read_result is a tool of the agent server that a shell cannot call.
+func shellTruncationNote(shown, total int, path string) string {
+	return fmt.Sprintf("\n\n[truncated at %s of %s chars. Full text saved to %s; read it there, or pass --max-text -1 for no limit.]",
+		commas(shown), commas(total), path)
 }
 
 func truncationNote(shown, total int, path, id string) string {
@@ -156,7 +174,7 @@ func (p *pass) boundText(content []contentView) (out []contentView, cut bool, er
 	if err != nil {
 		return nil, false, err
 	}
-	note := noteAfter(head, truncationNote(shown, t.total, path, id))
+	note := noteAfter(head, p.note(shown, t.total, path, id))
 	dropped := map[int]bool{}
 	for _, idx := range t.index[k+1:] {
 		dropped[idx] = true

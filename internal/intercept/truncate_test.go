@@ -210,3 +210,17 @@ func TestConcurrentCallsGetDistinctIDs(t *testing.T) {
 		t.Errorf("ids r1..r%d hold %d distinct results", n, len(seen))
 	}
 }
+
+// From a shell there is no read_result: the note names the file to read.
+func TestShellTruncationNoteNamesTheFile(t *testing.T) {
+	i := newInterceptor(t, intercept.Options{MaxText: 10, Shell: true})
+	res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(strings.Repeat("y", 100))}}
+	got, stats, err := i.ToolResult(res, 0)
+	if err != nil || len(stats.Files) != 1 {
+		t.Fatalf("err %v, files %v", err, stats.Files)
+	}
+	want := "yyyyyyyyyy\n\n[truncated at 10 of 100 chars. Full text saved to " + stats.Files[0] + "; read it there, or pass --max-text -1 for no limit.]"
+	if g := textOf(t, got.Content[0]); g != want {
+		t.Errorf("reply = %q\nwant    %q", g, want)
+	}
+}
