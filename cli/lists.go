@@ -119,7 +119,7 @@ func allPages(ctx context.Context, c *actors.Conn, kind string) (pages, items []
 		pages = append(pages, page)
 		var p map[string]json.RawMessage
 		if err := json.Unmarshal(page, &p); err != nil {
-			return nil, nil, exitf(ExitToolError, "the server answered its %s listing with something that is not a JSON object: %v", kind, err)
+			return nil, nil, exitf(ExitToolError, "the server answered its %s listing with something that is not a JSON object (%s); a strict client would reject it. run-mcp validate checks the server", kind, jsonWords(err))
 		}
 		var entries []json.RawMessage
 		_ = json.Unmarshal(p[jsonKey(kind)], &entries)

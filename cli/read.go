@@ -43,7 +43,7 @@ func readResource(ctx context.Context, x *job, c *actors.Conn) error {
 	}
 	res, err := mcp.ParseReadResourceResult(&out.Raw)
 	if err != nil {
-		return exitf(ExitToolError, "the server answered resources/read with something that is not a valid resource (%v); a strict client would reject it", err)
+		return exitf(ExitToolError, "the server answered resources/read with something that is not a valid resource (%s); a strict client would reject it. Run it with --raw to see the answer, or run-mcp validate", jsonWords(err))
 	}
 	ic, err := x.interceptor()
 	if err != nil {

@@ -60,7 +60,7 @@ func parseArgs(words []string, stringsOnly bool, stdin io.Reader) (argSet, error
 			}
 			var obj map[string]any
 			if err := decodeExact(text, &obj); err != nil {
-				return set, exitf(ExitDataErr, "Invalid JSON arguments %s: %v. Quote the object for your shell, or use key=value and key:=json words", from, err)
+				return set, exitf(ExitDataErr, "Invalid JSON arguments %s: %s. Give one JSON object, quoted for your shell, or use key=value and key:=json words", from, jsonWords(err))
 			}
 			for k, v := range obj {
 				if _, ok := v.(string); stringsOnly && !ok {
