@@ -256,6 +256,11 @@ func lookupFlag(cmd *cobra.Command, fs *pflag.FlagSet, tok string) (*pflag.Flag,
 func unknownFlagMessage(cmd *cobra.Command, fs *pflag.FlagSet, shown, name string) string {
 	msg := fmt.Sprintf("unknown flag %s", shown)
 	if owners := whoseFlag(cmd, name); len(owners) > 0 && len(name) > 1 {
+		if !cmd.HasParent() {
+			// Before the subcommand: the agent server's place.
+			return msg + fmt.Sprintf(": --%s belongs to %s, so it goes after the subcommand (run-mcp <subcommand> … --%s); "+
+				"before one, only the agent server's options go (run-mcp --help lists them)", name, ownerList(owners), name)
+		}
 		return msg + fmt.Sprintf(": --%s belongs to %s, not to run-mcp %s (run-mcp %s --help lists its flags)",
 			name, ownerList(owners), cmd.Name(), cmd.Name())
 	}

@@ -122,6 +122,7 @@ func TestUsageErrorsInWords(t *testing.T) {
 		{[]string{"--max-connections", "many"}, `--max-connections takes a whole number, got "many"`},
 		{[]string{"close-session"}, "close-session needs the name of the session to close: run-mcp close-session NAME"},
 		{[]string{"sessions", "extra"}, `run-mcp sessions takes no arguments, got "extra"`},
+		{[]string{"--deep", "validate"}, "--deep belongs to run-mcp validate, so it goes after the subcommand"},
 	} {
 		for _, root := range []*cobra.Command{NewRoot("0", nil), NewRootFor("0", nil, tc.args)} {
 			out := runRoot(t, root, tc.args)
