@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"regexp"
 	"strconv"
 	"time"
 
@@ -140,25 +139,17 @@ func printStderr(ctx context.Context, io streams, c *actors.Conn, count int, raw
 	return printExcerpt(io, ex, raw)
 }
 
-// processStderr is what the connection's newest process wrote, from the
-// connection's ring (which holds every life of it): the lines after the
-// marker where that process began, or its last count lines. ok is false
-// for a connection without a process (HTTP).
-//
-// The engine keeps each process's start (wire.Process.StderrBase) but does
-// not yet say it to front ends; this finds it from the ring's marker line
-// instead, and is the one place to switch when it does.
+// processStderr is what the connection's newest process wrote (the ring
+// holds every life of the connection, and positions run on across them):
+// its lines from where it began, or its last count lines. ok is false for
+// a connection without a process (HTTP).
 func processStderr(ctx context.Context, c *actors.Conn, count int) (ex wire.Excerpt, ok bool, err error) {
-	all, ok, err := c.Stderr(ctx, 0, 0)
-	if err != nil || !ok {
-		return wire.Excerpt{}, false, err
-	}
-	st, err := c.Status(ctx)
+	start, err := c.StderrStart(ctx)
 	if err != nil {
 		return wire.Excerpt{}, false, err
 	}
-	if ex, _, err = c.Stderr(ctx, lifeStart(all, st.Connects), 0); err != nil {
-		return wire.Excerpt{}, false, err
+	if ex, ok, err = c.Stderr(ctx, start, 0); err != nil || !ok {
+		return wire.Excerpt{}, ok, err
 	}
 	if count > 0 && len(ex.Lines) > count {
 		ex.Lines = ex.Lines[len(ex.Lines)-count:]
@@ -167,26 +158,6 @@ func processStderr(ctx context.Context, c *actors.Conn, count int) (ex wire.Exce
 		}
 	}
 	return ex, true, nil
-}
-
-// lifeMarker matches the line the ring holds where one process of a
-// connection ended and the next began (wire.LifeMarker).
-var lifeMarker = regexp.MustCompile(`^\[--- process \d+ ended: .*; process \d+ started ---\]$`)
-
-// lifeStart is the ring position of the newest process's marker line
-// (Since it is that process's lines alone), 0 when the connection has had
-// one process. When that marker fell in the gap between the ring's head
-// and tail (the process wrote over 1,000 lines), the tail is all its own.
-func lifeStart(all wire.Excerpt, connects int) int {
-	for i := len(all.Lines) - 1; i >= 0; i-- {
-		if lifeMarker.MatchString(all.Lines[i].Text) {
-			return all.Lines[i].Seq
-		}
-	}
-	if connects > 1 && all.Elided > 0 {
-		return all.ElidedBefore - 1
-	}
-	return 0
 }
 
 // printExcerpt prints stderr lines as a JSON array of strings; --raw
