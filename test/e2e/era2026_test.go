@@ -51,8 +51,8 @@ type roundsOut struct {
 func TestHeadlessInputRequiredDeclined(t *testing.T) {
 	args := append([]string{"call", "confirm-deploy", "env=prod", "--raw", "--protocol", "2026-07-28"}, tsV2(t)...)
 	r := run(t, args...)
-	if r.code != 1 || !strings.Contains(r.stderr, "still requires input that nobody can give from a shell") {
-		t.Fatalf("the call must end unanswered, exit 1: %s", r)
+	if r.code != 1 || r.stderr != "" {
+		t.Fatalf("the call must end unanswered, exit 1, its --raw envelope on stdout alone: %s", r)
 	}
 	env := rawEnvelope8(t, r)
 	if string(env["resultType"]) != `"input_required"` {
@@ -73,8 +73,12 @@ func TestHeadlessInputRequiredDeclined(t *testing.T) {
 func TestHeadlessInputRequiredSamplingRefused(t *testing.T) {
 	args := append([]string{"call", "summarize", "text=hello", "--raw", "--protocol", "2026-07-28"}, tsV2(t)...)
 	r := run(t, args...)
-	if r.code != 1 || !strings.Contains(r.stderr, "still requires input that nobody can give from a shell") {
-		t.Fatalf("the call must end unanswered, exit 1: %s", r)
+	if r.code != 1 || r.stderr != "" {
+		t.Fatalf("the call must end unanswered, exit 1, its --raw envelope on stdout alone: %s", r)
+	}
+	plain := run(t, append([]string{"call", "summarize", "text=hello", "--protocol", "2026-07-28"}, tsV2(t)...)...)
+	if plain.code != 1 || !strings.Contains(plain.stderr, "still requires input that nobody can give from a shell") {
+		t.Errorf("without --raw the reason must be said: %s", plain)
 	}
 	var rounds roundsOut
 	_ = json.Unmarshal(rawEnvelope8(t, r)["input_requests"], &rounds)
