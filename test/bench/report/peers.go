@@ -59,6 +59,9 @@ func peers(cfg config, b bins, env []string, tmp string) ([]row, error) {
 		}
 	}
 	mcpdo, mcporter, mcpc := filepath.Join(bin, "mcpdo"), filepath.Join(bin, "mcporter"), filepath.Join(bin, "mcpc")
+	// mcpdo's daemon outlives its disconnects (it stays warm for the next
+	// connect): stop it when the peers are done, so the run leaves nothing.
+	defer func() { _ = step(mcpdo, "daemon", "stop") }()
 	stdioArgs := []string{"--stdio", ev[0]}
 	for _, a := range ev[1:] {
 		stdioArgs = append(stdioArgs, "--stdio-arg", a)
