@@ -13,6 +13,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/run-mcp/run-mcp/internal/demoserver"
+	"github.com/run-mcp/run-mcp/internal/supervise"
 	"github.com/run-mcp/run-mcp/wire"
 )
 
@@ -21,6 +22,12 @@ import (
 const demoEnv = "RUN_MCP_ACTORS_TEST_DEMO"
 
 func TestMain(m *testing.M) {
+	// The binary serves as run-mcp's supervisor of the targets its tests
+	// start (see supervise.Invoked), and as its exec trampoline, which runs
+	// with a target's environment: dispatch before anything else.
+	if supervise.Invoked(os.Args) {
+		os.Exit(supervise.Main())
+	}
 	if never := os.Getenv(stuckEnv); never != "" {
 		serveStuck(strings.Split(never, ","))
 		os.Exit(0)

@@ -34,10 +34,10 @@ type HostCaps struct {
 type Question struct {
 	Conn  string
 	Items []Item // asked together (a 2026-07-28 input_required may ask several)
-	// Carrier is the Tag of the call whose answer the question rides on:
-	// the call it belongs to or, when it names none, the oldest of the
-	// calls it pauses (nil when no call is in flight).
-	Carrier any
+	// Carriers are the Tags of the calls whose answers the question may
+	// ride on, oldest first: the one call it belongs to or, when it names
+	// none, every call it pauses (none when no call is in flight).
+	Carriers []any
 	// Paused is how many calls it pauses; Shared says it names none of
 	// them (a 2025-era request on stdio with several in flight).
 	Paused int

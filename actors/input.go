@@ -194,8 +194,10 @@ func (c *Conn) openRound(st *connState, r *round) {
 		}
 	}
 	q := Question{Conn: c.name, Paused: len(r.calls), Shared: r.shared}
-	if len(r.calls) > 0 {
-		q.Carrier = r.calls[0].req.Tag
+	for _, call := range r.calls {
+		if call.req.Tag != nil {
+			q.Carriers = append(q.Carriers, call.req.Tag)
+		}
 	}
 	for _, it := range r.items {
 		q.Items = append(q.Items, Item{Method: it.method, Params: it.params})

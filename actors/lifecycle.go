@@ -306,9 +306,11 @@ func (m deathCheck) apply(c *Conn, st *connState) {
 		return
 	}
 	if e, ok := s.proc.Exit(); ok && s.launcher == "" {
-		// The process exited and its stdout is still served.
-		s.launcher = fmt.Sprintf("the launcher (PID %d) exited (%s); what it started still serves the connection", s.proc.Pid(), e.Sentence())
-		c.env.log.Warn("the launcher exited; its child serves the connection", "connection", c.name, "pid", s.proc.Pid())
+		// The process exited and its stdout is still served: a launcher
+		// that left what it started serving the pipes. The connection
+		// lives while they are served.
+		s.launcher = e.LauncherSentence(s.proc.Pid(), s.proc.Serving())
+		c.env.log.Warn("the launcher exited; what it started serves the connection", "connection", c.name, "pid", s.proc.Pid())
 	}
 }
 

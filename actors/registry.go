@@ -19,7 +19,7 @@ import (
 // Connection limits.
 const (
 	DefaultMaxConnections = 16
-	MaxMaxConnections     = 256
+	MaxMaxConnections     = 1000
 	// DefaultName is the name of a connection opened without one.
 	DefaultName = "default"
 )
@@ -78,7 +78,7 @@ func NewRegistry(opts Options) *Registry {
 	if opts.ClientInfo.Name == "" {
 		opts.ClientInfo = mcp.Implementation{Name: "run-mcp", Version: "dev"}
 	}
-	r := &Registry{env: &engine{spawner: wire.NewSpawner(nil), host: opts.Host, clientInfo: opts.ClientInfo, log: opts.Logger,
+	r := &Registry{env: &engine{spawner: wire.NewSpawner(), host: opts.Host, clientInfo: opts.ClientInfo, log: opts.Logger,
 		requestTimeout: opts.RequestTimeout, words: opts.Words, signalAtOnce: opts.SignalAtOnce},
 		max: opts.MaxConnections, conns: map[string]*Conn{}, idle: opts.IdleTimeout,
 		expected: map[string]int{}, expectDone: make(chan struct{})}
@@ -419,6 +419,11 @@ func isCode(err error, code string) bool {
 	ce, ok := err.(*CodedError)
 	return ok && ce.Code == code
 }
+
+// Prestart starts the process that will supervise this registry's targets
+// without waiting for it, for a command that knows it will spawn one: the
+// supervisor's start then overlaps the command's own work.
+func (r *Registry) Prestart() { r.env.spawner.Prestart() }
 
 // Close stops every target, in parallel, then the spawner. It refuses new
 // connections from its first moment.

@@ -10,9 +10,18 @@ import (
 
 	"github.com/spf13/cobra"
 	"go.uber.org/goleak"
+
+	"github.com/run-mcp/run-mcp/internal/supervise"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// The binary serves as run-mcp's supervisor of the targets its tests start
+// (see supervise.Invoked): dispatch before anything else.
+func TestMain(m *testing.M) {
+	if supervise.Invoked(os.Args) {
+		os.Exit(supervise.Main())
+	}
+	goleak.VerifyTestMain(m)
+}
 
 func TestShorthandArguments(t *testing.T) {
 	args, err := parseToolArgs([]string{"name=Alice", "count:=5", "tags:=[\"a\"]", "eq=a=b", "big:=12345678901234567890"}, false)

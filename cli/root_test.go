@@ -4,14 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
-
-	"github.com/run-mcp/run-mcp/internal/prespawn"
 )
 
 // Each entry of the subcommand table builds exactly the commands it names,
@@ -77,20 +74,4 @@ func runRoot(t *testing.T, root *cobra.Command, args []string) string {
 	root.SetErr(&errw)
 	code := execute(context.Background(), root, &errw)
 	return fmt.Sprintf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errw.String())
-}
-
-// The listings whose server starts during run-mcp's own start
-// (prespawn.EarlyTarget) must take nothing but their target: with only
-// "-- CMD" the command line passes every check before the spawn, so a
-// command that does not exist is exit 66 (the spawn's verdict), never a
-// usage error after the server was already started.
-func TestEarlyListingsTakeNothingButTheirTarget(t *testing.T) {
-	missing := filepath.Join(t.TempDir(), "no-such-server")
-	for _, name := range prespawn.EarlyListings() {
-		args := []string{name, "--", missing}
-		got := runRoot(t, NewRootFor("0", nil, args), args)
-		if !strings.HasPrefix(got, fmt.Sprintf("exit %d\n", ExitNoInput)) {
-			t.Errorf("%q, which prespawn starts early:\n%s\nwant exit %d (the command is missing), from the spawn", args, got, ExitNoInput)
-		}
-	}
 }

@@ -113,8 +113,27 @@ type primitive struct {
 	req *request
 	// ended is an end that came while no request could carry it.
 	ended *actors.CallEvent
-	// queue are questions waiting for a request to carry them.
-	queue []*park
+	// done: its end was answered.
+	done bool
+}
+
+// claim takes p's request to carry a question, if it is free: p has not
+// ended and no question of its waits for the host's retry.
+func (p *primitive) claim() *request {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := p.req
+	if r == nil || p.done || r.isCancelled() {
+		return nil
+	}
+	p.req = nil
+	return r
+}
+
+func (p *primitive) isDone() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.done
 }
 
 // startPrimitive reads call_mcp_primitive's arguments and starts the call.
@@ -286,16 +305,10 @@ func (f *front) relayProgress(p *primitive, ev *actors.ProgressEvent) {
 // text to cut) is shaped on a goroutine, so a big one does not hold the
 // others.
 func (f *front) finish(p *primitive, ev actors.CallEvent) {
-	p.mu.Lock()
-	r := p.req
-	if r == nil {
-		// A question it carries waits for the host's retry: the retry
-		// gets the end.
-		p.ended = &ev
-		p.mu.Unlock()
+	r, ok := f.ending(p, ev)
+	if !ok {
 		return
 	}
-	p.mu.Unlock()
 	if ev.Err == nil && ev.Outcome != nil && !p.meta && p.maxText == 0 && p.kind == actors.KindTool && ev.Outcome.Task == nil &&
 		!ev.Outcome.Unanswered && f.plainResult(ev.Outcome.Raw) {
 		f.reply(r, ev.Outcome.Raw)
@@ -308,6 +321,30 @@ func (f *front) finish(p *primitive, ev actors.CallEvent) {
 		f.replyTool(r, f.shapeEnd(p, ev))
 		f.disconnectAfter(p)
 	}()
+}
+
+// ending marks p ended and returns the request its end answers; false when
+// none can now (a question of a 2026-07-28 host's call waits for the host's
+// retry, which then gets the end; or the host cancelled the call).
+func (f *front) ending(p *primitive, ev actors.CallEvent) (*request, bool) {
+	if p.modern {
+		// Questions of a 2026-07-28 host ride on its calls' requests.
+		f.parks.mu.Lock()
+		defer f.parks.mu.Unlock()
+	}
+	p.mu.Lock()
+	r := p.req
+	if r == nil && p.modern && p.conn != nil {
+		p.ended = &ev
+		p.mu.Unlock()
+		return nil, false
+	}
+	p.done = true
+	p.mu.Unlock()
+	if p.modern {
+		f.gone(p)
+	}
+	return r, r != nil
 }
 
 // shapeEnd turns a call's end into what the agent reads.

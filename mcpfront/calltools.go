@@ -85,12 +85,19 @@ func promptAsTool(p *mcp.GetPromptResult) *mcp.CallToolResult {
 // of their own, then the result's items unchanged.
 func withMetadata(res *mcp.CallToolResult, out *actors.Outcome, stats intercept.Stats) *mcp.CallToolResult {
 	meta := map[string]any{
-		"latency_ms": out.Latency.Milliseconds(), "server_ms": out.ServerTime.Milliseconds(), "input_wait_ms": out.InputWait.Milliseconds(),
+		"latency_ms": out.Latency.Milliseconds(),
 		"content_items": len(res.Content), "is_error": res.IsError, "truncated": stats.Truncated,
 		"images_saved": stats.ImagesSaved, "audio_saved": stats.AudioSaved, "results_saved": stats.ResultsSaved,
 		"original_size_bytes": stats.OriginalSizeBytes, "protocol": out.Protocol,
 		"input_requests": inputCounts(out.Rounds),
 		"progress":       map[string]any{"token": out.Token, "events": nonNil(out.Progress)},
+	}
+	if out.Shared {
+		// A question that named no call paused this one beside others:
+		// whose wait it was is not known, so the time is not split.
+		meta["time_split"] = "not known: a question that named no call paused this call beside others in flight (see the rounds' shared_with)"
+	} else {
+		meta["server_ms"], meta["input_wait_ms"] = out.ServerTime.Milliseconds(), out.InputWait.Milliseconds()
 	}
 	b, _ := json.MarshalIndent(meta, "", "  ")
 	var lines []string

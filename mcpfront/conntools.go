@@ -376,8 +376,18 @@ func (f *front) statusText(ctx context.Context, st actors.Status) string {
 	} else {
 		fmt.Fprintf(&b, "Command: %s\n%s\n", st.Config.Target(), f.inputLine(ctx, len(st.Config.Roots)))
 	}
-	if st.Exit != "" {
+	switch {
+	case st.Launcher != "" && st.Phase == actors.PhaseLive:
+		fmt.Fprintf(&b, "Launcher: %s\n", st.Launcher)
+	case st.Exit != "":
 		fmt.Fprintf(&b, "Exit: %s\n", st.Exit)
+	}
+	for _, r := range st.Redirects {
+		fmt.Fprintf(&b, "Redirect: %d from %s to %s", r.Status, r.From, r.To)
+		if len(r.Withheld) > 0 {
+			fmt.Fprintf(&b, " (not sent there: %s)", strings.Join(r.Withheld, ", "))
+		}
+		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "%s\n", f.budgetsLine(st.Config))
 	fmt.Fprintf(&b, "Calls in flight: %d", st.InFlight)

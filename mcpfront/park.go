@@ -37,35 +37,28 @@ import (
 // server time: no call timeout counts it.
 const hostRetryBound = 30 * time.Minute
 
-// park is one question waiting for a 2026-07-28 host's retry.
+// park is one question for a 2026-07-28 host.
 type park struct {
 	token   string
-	prim    *primitive
+	cands   []*primitive // the calls it may ride on, oldest first
 	items   []actors.Item
 	keys    []string
-	answers chan map[string]json.RawMessage
-	ready   chan struct{} // closed once a request carries it to the host
+	answers chan map[string]json.RawMessage // the host's answers, or nil: nobody can carry it
+	on      *primitive                      // the call it was put to the host on
 }
 
-// parks are the questions waiting for a retry, by requestState, and the
-// notes left by those whose call ended.
+// parks are the questions put to the host, by requestState; the questions
+// waiting for one of their calls to be free to carry them; and the notes
+// left by those whose call ended.
 type parks struct {
-	mu    sync.Mutex
-	open  map[string]*park
-	ended map[string]string
-	order []string
+	mu      sync.Mutex
+	open    map[string]*park
+	waiting []*park
+	ended   map[string]string
+	order   []string
 }
 
 const maxEndedNotes = 1024
-
-func (ps *parks) file(pk *park) {
-	ps.mu.Lock()
-	if ps.open == nil {
-		ps.open, ps.ended = map[string]*park{}, map[string]string{}
-	}
-	ps.open[pk.token] = pk
-	ps.mu.Unlock()
-}
 
 func (ps *parks) take(token string) (*park, string) {
 	ps.mu.Lock()
@@ -76,19 +69,94 @@ func (ps *parks) take(token string) (*park, string) {
 }
 
 // end drops a question whose call ended, leaving why for a late retry.
-func (ps *parks) end(token, why string) {
+func (ps *parks) end(pk *park, why string) {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
-	delete(ps.open, token)
+	delete(ps.open, pk.token)
+	for i, w := range ps.waiting {
+		if w == pk {
+			ps.waiting = append(ps.waiting[:i], ps.waiting[i+1:]...)
+			break
+		}
+	}
 	if ps.ended == nil {
 		ps.ended = map[string]string{}
 	}
-	ps.ended[token] = why
-	ps.order = append(ps.order, token)
+	ps.ended[pk.token] = why
+	ps.order = append(ps.order, pk.token)
 	if len(ps.order) > maxEndedNotes {
 		delete(ps.ended, ps.order[0])
 		ps.order = ps.order[1:]
 	}
+}
+
+// place puts pk to the host on the first of its calls whose request is free
+// to carry it, or has it wait for one.
+func (f *front) place(pk *park) {
+	f.parks.mu.Lock()
+	defer f.parks.mu.Unlock()
+	for _, p := range pk.cands {
+		if r := p.claim(); r != nil {
+			f.put(r, p, pk)
+			return
+		}
+	}
+	f.parks.waiting = append(f.parks.waiting, pk)
+}
+
+// freed gives p's request, free again, to the first question waiting that
+// may ride on p; it reports whether it did. parks.mu is held.
+func (f *front) freed(p *primitive) bool {
+	for i, pk := range f.parks.waiting {
+		for _, c := range pk.cands {
+			if c != p {
+				continue
+			}
+			r := p.claim()
+			if r == nil {
+				return false
+			}
+			f.parks.waiting = append(f.parks.waiting[:i], f.parks.waiting[i+1:]...)
+			f.put(r, p, pk)
+			return true
+		}
+	}
+	return false
+}
+
+// gone is p's end: questions that could ride on no other call get no
+// answer from the host (the engine then declines them). parks.mu is held.
+func (f *front) gone(p *primitive) {
+	keep := f.parks.waiting[:0]
+	for _, pk := range f.parks.waiting {
+		alive := false
+		for _, c := range pk.cands {
+			if c != p && !c.isDone() {
+				alive = true
+			}
+		}
+		if alive {
+			keep = append(keep, pk)
+			continue
+		}
+		pk.answers <- nil
+	}
+	f.parks.waiting = keep
+}
+
+// put ends r, the request that carries p, with pk's questions as
+// input_required. parks.mu is held.
+func (f *front) put(r *request, p *primitive, pk *park) {
+	pk.on = p
+	if f.parks.open == nil {
+		f.parks.open = map[string]*park{}
+	}
+	f.parks.open[pk.token] = pk
+	requests := map[string]any{}
+	for i, it := range pk.items {
+		requests[pk.keys[i]] = map[string]any{"method": it.Method, "params": it.Params}
+	}
+	f.replyJSON(r, map[string]any{"resultType": mcp.ResultTypeInputRequired, "inputRequests": requests, "requestState": pk.token})
 }
 
 // Caps says what the host declared at initialize (a 2026-07-28 host
@@ -97,9 +165,14 @@ func (f *front) Caps() actors.HostCaps { return capsOf(f.host.legacyCaps()) }
 
 // Ask relays a target's question to the host.
 func (f *front) Ask(ctx context.Context, q actors.Question) []actors.Answer {
-	p, _ := q.Carrier.(*primitive)
-	if p != nil && p.modern {
-		return f.askModern(ctx, p, q)
+	var cands []*primitive
+	for _, tag := range q.Carriers {
+		if p, ok := tag.(*primitive); ok && p.modern {
+			cands = append(cands, p)
+		}
+	}
+	if len(cands) > 0 {
+		return f.askModern(ctx, cands, q)
 	}
 	answers := make([]actors.Answer, len(q.Items))
 	if f.host.isModern() {
@@ -136,12 +209,12 @@ func declared(c actors.HostCaps, it actors.Item) bool {
 }
 
 // askModern puts the questions a 2026-07-28 host can answer (those it
-// declared on the call) to it as the input_required of the call, and waits
-// for its retry.
-func (f *front) askModern(ctx context.Context, p *primitive, q actors.Question) []actors.Answer {
+// declared on the call) to it as the input_required of one of the calls it
+// may ride on, and waits for the host's retry.
+func (f *front) askModern(ctx context.Context, cands []*primitive, q actors.Question) []actors.Answer {
 	answers := make([]actors.Answer, len(q.Items))
-	caps := capsOf(p.caps)
-	pk := &park{token: newToken(), prim: p, answers: make(chan map[string]json.RawMessage, 1), ready: make(chan struct{})}
+	caps := capsOf(cands[0].caps)
+	pk := &park{token: newToken(), cands: cands, answers: make(chan map[string]json.RawMessage, 1)}
 	var asked []int
 	for i, it := range q.Items {
 		if !declared(caps, it) {
@@ -155,13 +228,16 @@ func (f *front) askModern(ctx context.Context, p *primitive, q actors.Question) 
 	if len(asked) == 0 {
 		return answers
 	}
-	f.parks.file(pk)
-	f.carry(p, pk)
+	f.place(pk)
 	bound := time.NewTimer(hostRetryBound)
 	defer bound.Stop()
 	select {
 	case got := <-pk.answers:
 		for j, i := range asked {
+			if got == nil {
+				answers[i] = actors.Decline(q.Items[i])
+				continue
+			}
 			raw, ok := got[pk.keys[j]]
 			if !ok {
 				answers[i] = actors.Answer{Err: fmt.Errorf("the host retried without answering %s (no inputResponses entry %q)", q.Items[i].Method, pk.keys[j])}
@@ -170,15 +246,15 @@ func (f *front) askModern(ctx context.Context, p *primitive, q actors.Question) 
 			answers[i] = actors.Answer{Result: raw}
 		}
 	case <-ctx.Done():
-		f.parks.end(pk.token, "the call ended before the host answered (its server went away, it was reconnected, or it was cancelled)")
+		f.parks.end(pk, "the call ended before the host answered (its server went away, it was reconnected, or it was cancelled)")
 		for _, i := range asked {
 			answers[i] = actors.Answer{Err: errors.New("the question was withdrawn: its call ended")}
 		}
 	case <-bound.C:
 		why := fmt.Sprintf("the host did not answer the server's question (input_required) within %s; run-mcp cancelled the call", hostRetryBound)
-		f.parks.end(pk.token, why)
-		if c := p.conn; c != nil {
-			c.Cancel(p.id, &actors.CallError{Code: actors.CodeCancelled, Reason: why})
+		f.parks.end(pk, why)
+		if p := pk.on; p != nil && p.conn != nil {
+			p.conn.Cancel(p.id, &actors.CallError{Code: actors.CodeCancelled, Reason: why})
 		}
 		for _, i := range asked {
 			answers[i] = actors.Answer{Err: errors.New(why)}
@@ -187,33 +263,9 @@ func (f *front) askModern(ctx context.Context, p *primitive, q actors.Question) 
 	return answers
 }
 
-// carry answers the request that carries p with pk's questions, or queues
-// pk until the host's next retry brings one.
-func (f *front) carry(p *primitive, pk *park) {
-	p.mu.Lock()
-	r := p.req
-	if r == nil {
-		p.queue = append(p.queue, pk)
-		p.mu.Unlock()
-		return
-	}
-	p.req = nil
-	p.mu.Unlock()
-	f.emit(r, pk)
-}
-
-// emit ends r with pk's questions as input_required.
-func (f *front) emit(r *request, pk *park) {
-	requests := map[string]any{}
-	for i, it := range pk.items {
-		requests[pk.keys[i]] = map[string]any{"method": it.Method, "params": it.Params}
-	}
-	close(pk.ready)
-	f.replyJSON(r, map[string]any{"resultType": mcp.ResultTypeInputRequired, "inputRequests": requests, "requestState": pk.token})
-}
-
 // resume serves a 2026-07-28 host's retry: its answers go to the question
-// its requestState names, and the call it carries goes on with it.
+// its requestState names, and the call it was put on goes on with this
+// request: its next question, or its end, answers it.
 func (f *front) resume(r *request, tool string, args map[string]any, token string, responses map[string]json.RawMessage) {
 	pk, why := f.parks.take(token)
 	if pk == nil {
@@ -225,9 +277,11 @@ func (f *front) resume(r *request, tool string, args map[string]any, token strin
 			"or run-mcp never gave it. Call the tool again without requestState"}))
 		return
 	}
-	p := pk.prim
+	p := pk.on
 	if tool != "call_mcp_primitive" || (p.conn != nil && getStr(args, "connection") != "" && getStr(args, "connection") != p.conn.Name()) {
-		f.parks.file(pk) // still waiting for the right retry
+		f.parks.mu.Lock()
+		f.parks.open[token] = pk // still waiting for the right retry
+		f.parks.mu.Unlock()
 		f.replyTool(r, errResult(&actors.CodedError{Code: actors.CodeInvalidArgument, Msg: "requestState belongs to another call: " +
 			"retry with the same tool and arguments as the call that returned it"}))
 		return
@@ -235,22 +289,19 @@ func (f *front) resume(r *request, tool string, args map[string]any, token strin
 	r.mu.Lock()
 	r.prim = p
 	r.mu.Unlock()
+	pk.answers <- responses
+	f.parks.mu.Lock()
 	p.mu.Lock()
 	p.req = r
 	ended := p.ended
 	p.ended = nil
-	var next *park
-	if len(p.queue) > 0 && ended == nil {
-		next, p.queue = p.queue[0], p.queue[1:]
-		p.req = nil
-	}
 	p.mu.Unlock()
-	pk.answers <- responses
-	switch {
-	case ended != nil:
+	if ended == nil {
+		f.freed(p)
+	}
+	f.parks.mu.Unlock()
+	if ended != nil {
 		f.finish(p, *ended)
-	case next != nil:
-		f.emit(r, next)
 	}
 }
 

@@ -66,7 +66,7 @@ func (f *front) toolDefs() []toolDef {
 				"auto_connect":     object(nil, schema{"command": str("Executable or URL."), "server": str("Instead of command: a registered server's name (list_available_mcp_servers)."), "args": strList("Arguments."), "env": envMap("Environment."), "protocol": str("legacy, auto or a revision."), "cwd": str("Working directory.")}),
 				"disconnect_after": boolean("Stop the server after this call."),
 				"timeout_ms":       count("Server-time budget; paused while the server waits on client input (default from --timeout, 5 minutes)."),
-				"include_metadata": boolean("Prepend timing, input rounds and progress."),
+				"include_metadata": boolean("Prepend timing, input rounds and progress. A question that names no call (a 2025-era stdio server with several calls in flight) pauses and is shared by all of them, and their time is then not split into server time and input wait."),
 				"max_text_length":  integer("Truncate text over this many characters (-1: never); the rest is saved for read_result."),
 				"task":             taskSchema(),
 				"connection":       connectionArg(),

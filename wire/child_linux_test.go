@@ -40,23 +40,27 @@ func parentOf(t *testing.T, pid int) int {
 	return ppid
 }
 
-// TestProcessEndTakesWhatLeftTheGroup: a daemon the server started in a
-// session of its own (out of its process group) dies with the server, even
-// when the server exits on its own.
-func TestProcessEndTakesWhatLeftTheGroup(t *testing.T) {
+// TestProcessStopTakesWhatLeftTheGroup: a daemon the server started in a
+// session of its own (out of its process group) is not killed when the
+// server exits on its own (what a server leaves may serve on), and dies
+// with the stop that ends the connection.
+func TestProcessStopTakesWhatLeftTheGroup(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("needs setsid(1)")
 	}
 	sp := newSpawner(t)
 	p := startSh(t, sp, `setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo "daemon $!" >&2; read line; exit 0`)
 	daemon := pidAfter(t, p, "daemon ")
-	if dead(daemon) {
-		t.Fatalf("the daemon %d is dead before the server ends", daemon)
-	}
 	_ = p.Stdin().Close() // the server's read ends and it exits 0 by itself
 	waitClosed(t, "the server to end", p.Done())
 	if e, _ := p.Exit(); e.Code != 0 || e.StoppedByUs {
 		t.Errorf("Exit() = %+v, want code 0 by its own choice", e)
+	}
+	if dead(daemon) {
+		t.Errorf("the daemon %d died with the server; only a stop ends what a server left", daemon)
+	}
+	if e := stopBounded(t, p); e.Code != 0 || e.StoppedByUs {
+		t.Errorf("Stop() after the server's own exit = %+v, want how it ended", e)
 	}
 	waitDead(t, daemon)
 }

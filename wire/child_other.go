@@ -16,6 +16,3 @@ func startChild(spawner *Spawner, path string, spec Spec, stdio [3]*os.File) (ch
 }
 
 func directAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
-
-// adoptEarly: only Linux starts a target early (internal/prespawn).
-func adoptEarly(*Spawner, string, Spec) (*early, bool, error) { return nil, false, nil }

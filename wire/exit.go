@@ -3,6 +3,8 @@ package wire
 import (
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -42,6 +44,31 @@ func (e Exit) Sentence() string {
 	default:
 		return fmt.Sprintf("The server exited with code %d.", e.Code)
 	}
+}
+
+// LauncherSentence is the sentence for a target whose own process (pid)
+// ended this way while others still serve its connection: a launcher, such
+// as a wrapper script or npx, that started the real server on the same
+// pipes and exited. serving is Process.Serving; without any it is Sentence.
+//
+//	The launcher (PID 41) exited with code 0; PID 42 still serves the connection.
+func (e Exit) LauncherSentence(pid int, serving []int) string {
+	if len(serving) == 0 {
+		return e.Sentence()
+	}
+	how := fmt.Sprintf("exited with code %d", e.Code)
+	if e.Signal != "" {
+		how = "was killed by " + e.Signal
+	}
+	who := "PID " + strconv.Itoa(serving[0]) + " still serves"
+	if len(serving) > 1 {
+		ids := make([]string, len(serving))
+		for i, p := range serving {
+			ids[i] = strconv.Itoa(p)
+		}
+		who = "PIDs " + strings.Join(ids[:len(ids)-1], ", ") + " and " + ids[len(ids)-1] + " still serve"
+	}
+	return fmt.Sprintf("The launcher (PID %d) %s; %s the connection.", pid, how, who)
 }
 
 // SignalName gives the conventional upper-case name of a signal.

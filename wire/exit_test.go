@@ -36,3 +36,19 @@ func TestSignalName(t *testing.T) {
 		}
 	}
 }
+
+func TestLauncherSentence(t *testing.T) {
+	for _, c := range []struct {
+		e       Exit
+		serving []int
+		want    string
+	}{
+		{Exit{Code: 0}, []int{42}, "The launcher (PID 41) exited with code 0; PID 42 still serves the connection."},
+		{Exit{Code: -1, Signal: "SIGTERM"}, []int{42, 43, 44}, "The launcher (PID 41) was killed by SIGTERM; PIDs 42, 43 and 44 still serve the connection."},
+		{Exit{Code: 3}, nil, "The server exited with code 3."},
+	} {
+		if got := c.e.LauncherSentence(41, c.serving); got != c.want {
+			t.Errorf("LauncherSentence(%+v, %v) = %q, want %q", c.e, c.serving, got, c.want)
+		}
+	}
+}

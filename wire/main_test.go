@@ -1,13 +1,23 @@
 package wire
 
 import (
+	"os"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/run-mcp/run-mcp/internal/supervise"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// The binary serves as run-mcp's supervisor of the targets its tests start
+// (see supervise.Invoked): dispatch before anything else.
+func TestMain(m *testing.M) {
+	if supervise.Invoked(os.Args) {
+		os.Exit(supervise.Main())
+	}
+	goleak.VerifyTestMain(m)
+}
 
 // patience bounds every wait in these tests. It is a deadline against hangs,
 // not a timing assertion: nothing here should come close to it.

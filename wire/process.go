@@ -8,9 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
-
-	"github.com/run-mcp/run-mcp/internal/spinread"
 )
 
 // Spec says what to run.
@@ -58,6 +57,12 @@ func (e *CommandNotFoundError) Unwrap() error { return e.Err }
 
 // Process is one running target. Its stdin and stdout belong to the transport;
 // its stderr is drained into a Ring from the moment it starts.
+//
+// The connection lives while its pipes are served, not while the target's
+// own process lives: a launcher (a wrapper that starts the real server on
+// the same pipes and exits 0) ends the process, Exited is closed, and the
+// server it started still answers. Only Stop (or StopAfter) ends what is
+// left; Serving says who that is.
 type Process struct {
 	Spec      Spec
 	StartedAt time.Time
@@ -65,7 +70,6 @@ type Process struct {
 	child   child
 	stdin   *os.File
 	stdout  *os.File
-	out     *spinread.Reader // stdout, read by the transport
 	stderrR *os.File
 	stderr  *Ring
 	// stderrBase is the ring's position before this process's first line.
@@ -98,23 +102,14 @@ func StartInto(spawner *Spawner, spec Spec, ring *Ring) (*Process, error) {
 	if err := p.start(spawner, path); err != nil {
 		return nil, err
 	}
-	p.out = spinread.New(p.stdout, spawner.spin)
 	p.stderrBase = ring.begin(p) // before the drain, so the marker precedes the first line
 	go p.drainStderr()
 	go p.wait()
 	return p, nil
 }
 
-// start starts the target on new pipes, or takes the one already started
-// for it during run-mcp's start (adoptEarly), and sets StartedAt.
+// start starts the target on new pipes and sets StartedAt.
 func (p *Process) start(spawner *Spawner, path string) error {
-	if e, ok, err := adoptEarly(spawner, path, p.Spec); ok {
-		if err != nil {
-			return fmt.Errorf("start %s: %w", p.Spec.CommandLine(), err)
-		}
-		p.stdin, p.stdout, p.stderrR, p.child, p.StartedAt = e.stdin, e.stdout, e.stderr, e.child, e.startedAt
-		return nil
-	}
 	childIn, childOut, childErr, err := p.pipes()
 	if err != nil {
 		return err
@@ -127,14 +122,6 @@ func (p *Process) start(spawner *Spawner, path string) error {
 	}
 	p.StartedAt = time.Now()
 	return nil
-}
-
-// early is a target started before its spawn asked for it: our ends of its
-// pipes and the handle on it.
-type early struct {
-	stdin, stdout, stderr *os.File
-	child                 child
-	startedAt             time.Time
 }
 
 func (p *Process) pipes() (childIn, childOut, childErr *os.File, err error) {
@@ -155,6 +142,10 @@ func (p *Process) pipes() (childIn, childOut, childErr *os.File, err error) {
 	}
 	if err != nil {
 		closeAll(files...)
+		if errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) {
+			return nil, nil, nil, fmt.Errorf("create pipes for the server: run-mcp has as many files open as its limit allows (%w); "+
+				"stop a connection, or raise the open-file limit (ulimit -n) and start run-mcp again", err)
+		}
 		return nil, nil, nil, fmt.Errorf("create pipes for the server: %w", err)
 	}
 	return childIn, childOut, childErr, nil
@@ -199,9 +190,10 @@ func (p *Process) Pid() int { return p.child.pid() }
 // Stdin is the write end of the target's stdin (supports write deadlines).
 func (p *Process) Stdin() *os.File { return p.stdin }
 
-// Stdout is the read end of the target's stdout, which its reader may be
-// told an answer is due on (spinread).
-func (p *Process) Stdout() *spinread.Reader { return p.out }
+// Stdout is the read end of the target's stdout, non-blocking and in the
+// runtime's poller (so read deadlines work). Its one reader, the transport,
+// closes it.
+func (p *Process) Stdout() *os.File { return p.stdout }
 
 // Stderr is the ring the target's stderr is drained into.
 func (p *Process) Stderr() *Ring { return p.stderr }
@@ -211,14 +203,16 @@ func (p *Process) Stderr() *Ring { return p.stderr }
 // processes before it.
 func (p *Process) StderrBase() int { return p.stderrBase }
 
-// Exited is closed once the process has been reaped.
+// Exited is closed once the target's own process has ended. What it
+// started may live on and serve its pipes (Serving).
 func (p *Process) Exited() <-chan struct{} { return p.exited }
 
-// Done is closed once the process has been reaped and its stderr read to the
-// end, so that an exit report carries the last words of the server.
+// Done is closed once the target's own process has ended and its stderr has
+// been read to the end (every process holding it closed it, or Stop cut
+// it), so that an exit report carries the last words of the server.
 func (p *Process) Done() <-chan struct{} { return p.done }
 
-// Exit reports how the process ended, once it has.
+// Exit reports how the target's own process ended, once it has.
 func (p *Process) Exit() (Exit, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -226,79 +220,4 @@ func (p *Process) Exit() (Exit, bool) {
 		return Exit{}, false
 	}
 	return *p.exit, true
-}
-
-func (p *Process) drainStderr() {
-	defer close(p.drained)
-	drainLines(p.stderrR, p.stderr, maxStderrLine)
-}
-
-func (p *Process) wait() {
-	e := p.child.wait()
-	p.mu.Lock()
-	e.StoppedByUs = p.stoppedByUs
-	p.exit = &e
-	p.mu.Unlock()
-	close(p.exited)
-	// Nothing the server started outlives it: once it is gone, so is the
-	// rest, and the pipes they held reach end of file.
-	p.child.release()
-	// A process the kernel would not kill may still hold the pipes; give the
-	// drain a moment to read the last words, then cut it loose so no
-	// goroutine waits forever.
-	select {
-	case <-p.drained:
-	case <-time.After(drainGrace):
-		_ = p.stderrR.Close()
-		<-p.drained
-	}
-	// What the server wrote just before it went may still be in the stdout
-	// pipe, unread: a close here lost it (a last answer, under load). A
-	// deadline instead ends only a read that would wait, on something the
-	// kernel would not kill that still holds the other end; a read that
-	// finds data returns it. The reader (the Transport) closes the pipe.
-	if p.out.SetReadDeadline(time.Now().Add(drainGrace)) != nil {
-		_ = p.stdout.Close()
-	}
-	_ = p.stderrR.Close()
-	close(p.done)
-}
-
-// Stop ends the process: close stdin, StdinGrace, SIGTERM to the process
-// group, then SIGKILL to everything it started. It returns once the process
-// is reaped and drained, and what it started is gone.
-func (p *Process) Stop() Exit { return p.StopAfter(StdinGrace) }
-
-// StopAfter is Stop with grace in place of StdinGrace; 0 sends SIGTERM as
-// stdin closes, for a caller that has all it wanted from the target and
-// only waits for it to be gone. Every wait ends as soon as the target exits.
-func (p *Process) StopAfter(grace time.Duration) Exit {
-	p.stopOnce.Do(func() {
-		p.mu.Lock()
-		if p.exit == nil {
-			p.stoppedByUs = true
-		}
-		p.mu.Unlock()
-		_ = p.stdin.Close()
-		if grace <= 0 || !waitFor(p.exited, grace) {
-			p.child.terminate()
-			if !waitFor(p.exited, termGrace) {
-				p.child.killAll()
-			}
-		}
-		<-p.done
-	})
-	e, _ := p.Exit()
-	return e
-}
-
-func waitFor(ch <-chan struct{}, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ch:
-		return true
-	case <-t.C:
-		return false
-	}
 }

@@ -17,7 +17,7 @@ import (
 // process the test started (cleanups run last-registered first).
 func newSpawner(t *testing.T) *Spawner {
 	t.Helper()
-	sp := NewSpawner(nil)
+	sp := NewSpawner()
 	t.Cleanup(sp.Close)
 	return sp
 }
@@ -327,7 +327,7 @@ func TestCommandNotFound(t *testing.T) {
 }
 
 func TestSpawnerClosedRefusesToStart(t *testing.T) {
-	sp := NewSpawner(nil)
+	sp := NewSpawner()
 	sp.Close()
 	sp.Close() // idempotent
 	_, err := Start(sp, Spec{Command: "true"})

@@ -5,41 +5,55 @@ import (
 	"os/exec"
 	"runtime"
 	"sync"
-
-	"github.com/run-mcp/run-mcp/internal/spinread"
 )
 
 // ErrSpawnerClosed is returned by Start after Close.
 var ErrSpawnerClosed = errors.New("run-mcp is shutting down: no new server processes are started")
 
-// Spawner forks every child from one goroutine locked to its OS thread for
-// the Spawner's life. Linux delivers the parent-death signal when the thread
-// that forked a child exits (Go issue 27505), and the Go runtime retires idle
-// threads: forking from an arbitrary goroutine could kill a healthy child the
-// moment its thread is retired.
+// Spawner starts the targets of one run-mcp engine (a Registry owns one).
+// On Linux it runs them all under one supervisor process, started by the
+// first spawn (or by Prestart); elsewhere it starts them itself.
+//
+// Every child of run-mcp's own is forked from one goroutine locked to its OS
+// thread for the Spawner's life. Linux delivers the parent-death signal when
+// the thread that forked a child exits (Go issue 27505), and the Go runtime
+// retires idle threads: forking from an arbitrary goroutine could kill a
+// healthy child the moment its thread is retired.
 type Spawner struct {
-	requests chan spawnRequest
-	done     chan struct{}
-	once     sync.Once
-	mu       sync.Mutex
-	closed   bool
-	started  bool // the forking goroutine runs: started by the first Start
-	spin     *spinread.Budget
+	calls   chan func()
+	done    chan struct{}
+	once    sync.Once
+	mu      sync.Mutex
+	closed  bool
+	started bool // the forking goroutine runs: started by the first call
+	// early are the Prestart goroutines, waited for by Close.
+	early sync.WaitGroup
+	plat  platformSpawner
 }
 
-type spawnRequest struct {
-	cmd   *exec.Cmd
-	reply chan error
+// NewSpawner returns a Spawner; its forking goroutine, and on Linux its
+// supervisor, start with the first spawn or Prestart, so that one that never
+// starts a child costs nothing. Close it after every child it started has
+// been stopped.
+func NewSpawner() *Spawner {
+	return &Spawner{calls: make(chan func()), done: make(chan struct{})}
 }
 
-// NewSpawner returns a Spawner; its forking goroutine starts with the first
-// Start, so that one that never starts a child (a one-shot command, whose
-// server a spare supervisor starts) costs no thread, at its start or at its
-// Close. Close it after every child it started has been stopped. The
-// readers of its processes' stdout try for an answer due within spin's
-// limits (nil: never).
-func NewSpawner(spin *spinread.Budget) *Spawner {
-	return &Spawner{requests: make(chan spawnRequest), done: make(chan struct{}), spin: spin}
+// Prestart starts what the first spawn needs (on Linux, the supervisor
+// process) without waiting for it, so that its start overlaps the caller's
+// own work: a command that knows it will start a server calls it early in
+// main. Without it the first spawn starts it.
+func (s *Spawner) Prestart() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	s.early.Add(1)
+	go func() {
+		defer s.early.Done()
+		s.plat.prestart(s)
+	}()
 }
 
 func (s *Spawner) loop() {
@@ -47,13 +61,13 @@ func (s *Spawner) loop() {
 	// which is only safe once every child it forked is gone (Close's contract).
 	runtime.LockOSThread()
 	defer close(s.done)
-	for req := range s.requests {
-		req.reply <- req.cmd.Start()
+	for f := range s.calls {
+		f()
 	}
 }
 
-// Start starts cmd on the locked thread.
-func (s *Spawner) Start(cmd *exec.Cmd) error {
+// onThread runs f on the locked thread and waits for it.
+func (s *Spawner) onThread(f func()) error {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -63,25 +77,33 @@ func (s *Spawner) Start(cmd *exec.Cmd) error {
 		s.started = true
 		go s.loop()
 	}
-	reply := make(chan error, 1)
-	s.requests <- spawnRequest{cmd: cmd, reply: reply}
+	ran := make(chan struct{})
+	s.calls <- func() { f(); close(ran) }
 	s.mu.Unlock()
-	return <-reply
+	<-ran
+	return nil
 }
 
-// isClosed says Close was called: no new server starts.
-func (s *Spawner) isClosed() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.closed
+// Start starts cmd on the locked thread.
+func (s *Spawner) Start(cmd *exec.Cmd) error {
+	var err error
+	if cerr := s.onThread(func() { err = cmd.Start() }); cerr != nil {
+		return cerr
+	}
+	return err
 }
 
-// Close stops the forking goroutine and waits for it.
+// Close ends the supervisor (on Linux), then stops the forking goroutine and
+// waits for both. Every wait is bounded.
 func (s *Spawner) Close() {
 	s.once.Do(func() {
 		s.mu.Lock()
 		s.closed = true
-		close(s.requests)
+		s.mu.Unlock()
+		s.early.Wait()
+		s.plat.close()
+		s.mu.Lock()
+		close(s.calls)
 		started := s.started
 		s.mu.Unlock()
 		if started {

@@ -3,13 +3,12 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"runtime/debug"
 
 	"github.com/run-mcp/run-mcp/cli"
-	// Starts the supervisor of a one-shot command's server during the
-	// package inits, so that its start overlaps run-mcp's own.
-	_ "github.com/run-mcp/run-mcp/internal/prespawn"
+	"github.com/run-mcp/run-mcp/internal/supervise"
 )
 
 // softMemoryLimit makes the collector work harder as the heap nears it, so a
@@ -21,6 +20,16 @@ import (
 const softMemoryLimit = 48 << 20
 
 func main() {
+	// run-mcp's helpers (the supervisor of its servers, and the exec
+	// trampoline) are this binary too: first thing, before any of its own
+	// work.
+	if supervise.Invoked(os.Args) {
+		os.Exit(supervise.Main())
+	}
+	if msg := openFilesTooFew(); msg != "" {
+		fmt.Fprintln(os.Stderr, msg)
+		os.Exit(cli.ExitUnavail)
+	}
 	if os.Getenv("GOMEMLIMIT") == "" { // a limit the user set wins
 		debug.SetMemoryLimit(softMemoryLimit)
 	}

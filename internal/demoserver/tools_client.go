@@ -18,14 +18,19 @@ func (d *demo) askNameTool() server.ServerTool {
 	return server.ServerTool{
 		Tool: mcp.NewTool("ask_name",
 			mcp.WithDescription("Asks the user (elicitation) for a name and a colour, and reports the answer."),
+			mcp.WithString("label", mcp.Description("Added to the question in brackets, so that a host asked several questions at once can tell them apart.")),
 		),
 		Handler: d.handleAskName,
 	}
 }
 
-func askNameParams() mcp.ElicitationParams {
+func askNameParams(label string) mcp.ElicitationParams {
+	message := askNameMessage
+	if label != "" {
+		message += " [" + label + "]"
+	}
 	return mcp.ElicitationParams{
-		Message: askNameMessage,
+		Message: message,
 		RequestedSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{
@@ -47,7 +52,7 @@ func (d *demo) handleAskName(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	if clientCapabilities(ctx).Elicitation == nil {
 		return notDeclared("elicitation"), nil
 	}
-	params := askNameParams()
+	params := askNameParams(req.GetString("label", ""))
 	answer, pending, err := ask(ctx, req, server.ElicitationResponse,
 		func(b *server.InputRequestBuilder) { b.Elicit(askKey, params) },
 		func() (*mcp.ElicitationResult, error) {

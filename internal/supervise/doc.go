@@ -1,25 +1,43 @@
-// Package supervise is the small process that stands between run-mcp and
-// each target on Linux, so that nothing the target starts outlives it or
-// run-mcp.
+// Package supervise is run-mcp's supervisor: on Linux, one small process per
+// wire.Spawner (so one per run-mcp engine, whatever its number of
+// connections) that starts every target and sees to it that nothing a
+// target starts outlives it or run-mcp.
 //
-// run-mcp re-executes its own binary with Arg as the first argument; the
-// init function of this package (Linux only) notices and runs the
-// supervisor instead of the program. Being an init function, it runs before
-// the packages that sort after it (mcp-go's JSON-schema compiler among them)
-// are initialised, and every binary that links wire, test binaries included,
-// can serve as a supervisor without more wiring.
+// The supervisor is the run-mcp binary itself, run as `run-mcp
+// -test.run=^$ __run-mcp-supervise` (Command). It is entered through main,
+// never an init function: cmd/run-mcp's main, and the TestMain of every test
+// binary that starts targets, call Main first thing when Invoked says so.
+// (Guard, the -test.run flag, makes a test binary that forgot run no test
+// instead of its whole suite.)
 //
-// The supervisor makes itself a child subreaper, starts the target in its own
-// process group on the inherited fds 0, 1 and 2, and talks to run-mcp over
-// two pipes: it writes the Status lines on fd 3 and reads the Control bytes
-// from fd 4. When the target ends, when run-mcp asks, or when run-mcp is gone
-// (fd 4 reads end of file, or the parent-death signal arrives), it kills every
-// process left below it, orphans reparented to it included, and exits.
+// It talks to run-mcp over one SOCK_SEQPACKET socket (ConnFD): run-mcp asks
+// it to start a target (path, argv, environment, directory, and the three
+// stdio fds as SCM_RIGHTS), to SIGTERM a target's process group, to kill
+// everything of a target, and to release it; it answers every request
+// (started or failed, and an acknowledgement), and reports per target its
+// exit and, when nothing of it is left running, that it is empty. When
+// run-mcp is gone in any way (end of file on the socket, or the
+// parent-death signal), it kills every process below it and exits. It forks
+// every target from its main goroutine, locked to its thread for the
+// process's life: Linux sends the parent-death signal when the forking
+// thread exits (Go issue 27505).
 //
-// A spare supervisor (StartSpare) is one started before run-mcp knows its
-// target; it is handed the target later (TakeSpare, Hand) or, for a command
-// line whose target is certain from the start, at once (TakeEarly). What a
-// target is given to run, Target, and its environment, TargetEnv, live here
-// too, so that such an early hand-off, made from an init function before
-// wire's dependencies are initialised, builds exactly what wire would.
+// The supervisor is a child subreaper, so every orphan below it reparents
+// to it; attributing each to its target is most of its work (reap_linux.go).
+// Every target runs in a session of its own, and every one but a target
+// started while no other runs goes through the exec trampoline (`run-mcp
+// -test.run=^$ __run-mcp-exec PATH ARGV...`), which makes itself a child
+// subreaper and becomes the target by execve: while the target lives, its
+// orphans stay below it. What reaches the supervisor is then what a target
+// left behind when it exited (its remnants, which may still serve its
+// pipes: a launcher's server), or, from a target started alone and from
+// remnants, orphans whose parent died. Each is attributed by its session or
+// process group (a target's or a remnant's), else by the target's stdio
+// pipes it holds, else to the records that lost a child at that moment or
+// are being killed, else to those whose orphans can arrive unannounced. An
+// orphan that bears no mark while several targets ended at once belongs to
+// all of them and dies with the first to be killed.
+//
+// It never writes to run-mcp's stdout, and to its stderr only the one line
+// saying it stops every server because run-mcp sent it garbage.
 package supervise

@@ -15,11 +15,13 @@ func TestTargetRoundTrip(t *testing.T) {
 		{Path: "/bin/srv", Argv: []string{"/bin/srv", "--a", "", "b c"}, Env: []string{"PATH=/bin", "K=v=w", ""}, Dir: "/tmp/x y"},
 	} {
 		b := want.Encode()
-		n, err := targetLen(b[:4])
-		if err != nil || n != len(b)-4 {
-			t.Fatalf("length header of %+v = %d (%v), want %d", want, n, err, len(b)-4)
+		if ok, err := TargetComplete(b); !ok || err != nil {
+			t.Fatalf("TargetComplete(Encode(%+v)) = %v, %v", want, ok, err)
 		}
-		got, err := DecodeTarget(b[4:])
+		if ok, err := TargetComplete(b[:len(b)-1]); ok || err != nil {
+			t.Errorf("a target cut by one byte is complete (%v) or garbage (%v)", ok, err)
+		}
+		got, err := DecodeTarget(b)
 		if err != nil {
 			t.Fatalf("DecodeTarget(Encode(%+v)): %v", want, err)
 		}
@@ -31,15 +33,46 @@ func TestTargetRoundTrip(t *testing.T) {
 
 func TestDecodeTargetRefusesGarbage(t *testing.T) {
 	for _, body := range []string{"", "no nul", "/p\x00\x00", "/p\x00\x00x\x00", "/p\x00\x002\x00a\x00", "\x00\x001\x00a\x00", "/p\x00\x000\x00"} {
-		if got, err := DecodeTarget([]byte(body)); err == nil {
+		b := append([]byte{0, 0, 0, byte(len(body))}, body...)
+		if got, err := DecodeTarget(b); err == nil {
 			t.Errorf("DecodeTarget(%q) = %+v, want an error", body, got)
 		}
 	}
+	if _, err := TargetComplete([]byte{0xff, 0xff, 0xff, 0xff}); err == nil {
+		t.Error("a 4 GB length header is not refused")
+	}
 }
 
-func TestParseStatusDone(t *testing.T) {
-	st, err := ParseStatus("done 0\n")
-	if err != nil || st != (Status{Kind: KindDone}) {
-		t.Errorf(`ParseStatus("done 0") = %+v, %v`, st, err)
+func TestRequestAndEventRoundTrip(t *testing.T) {
+	req := Request{Kind: KindRelease, Num: 7, ID: 3, Payload: []byte("x")}
+	if got, err := DecodeRequest(req.Encode()); err != nil || !reflect.DeepEqual(got, req) {
+		t.Errorf("DecodeRequest(Encode(%+v)) = %+v, %v", req, got, err)
+	}
+	if _, err := DecodeRequest([]byte("Zxxxxxxxx")); err == nil {
+		t.Error("an unknown request kind is not refused")
+	}
+	ev := Event{Kind: EventExited, Num: 9, Value: -2}
+	if got, err := DecodeEvent(ev.Encode()); err != nil || got != ev {
+		t.Errorf("DecodeEvent(Encode(%+v)) = %+v, %v", ev, got, err)
+	}
+	if _, err := DecodeEvent(ev.Encode()[:5]); err == nil {
+		t.Error("a short event is not refused")
+	}
+}
+
+func TestInvoked(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{Command("run-mcp"), true},
+		{execCommand("run-mcp", Target{Path: "/bin/srv", Argv: []string{"/bin/srv"}}), true},
+		{[]string{"run-mcp", Arg}, false}, // the guard must come first
+		{[]string{"run-mcp", "list-tools", "--", "srv"}, false},
+		{[]string{"run-mcp"}, false},
+	} {
+		if got := Invoked(c.args); got != c.want {
+			t.Errorf("Invoked(%q) = %v, want %v", c.args, got, c.want)
+		}
 	}
 }

@@ -3,17 +3,11 @@
 package containment
 
 import (
-	"context"
 	"encoding/json"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // oneShotKilled runs `run-mcp call slow` against a fixture with every kind
@@ -78,40 +72,12 @@ func TestOneShotNormalExit(t *testing.T) {
 func TestAgentServerKilledWithSIGKILL(t *testing.T) {
 	requireLinux(t)
 	t.Parallel()
-	var cmd *exec.Cmd
-	cmdFunc := func(_ context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
-		cmd = exec.Command(command, args...)
-		cmd.Env = env
-		cmd.Dir = t.TempDir()
-		return cmd, nil
-	}
-	c := client.NewClient(transport.NewStdioWithOptions(bin, nil, []string{"-o", t.TempDir()}, transport.WithCommandFunc(cmdFunc)),
-		client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
-	ctx, cancel := context.WithTimeout(context.Background(), patience)
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		t.Fatalf("start run-mcp: %v", err)
-	}
-	defer c.Close()
-	init := mcp.InitializeRequest{}
-	init.Params.ClientInfo = mcp.Implementation{Name: "containment-test-host", Version: "1.0.0"}
-	init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatalf("initialize run-mcp: %v", err)
-	}
-	pidDir := t.TempDir()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "connect_to_mcp"
-	req.Params.Arguments = map[string]any{"command": spawner, "args": append([]string{"--pids", pidDir}, everyKind...)}
-	res, err := c.CallTool(ctx, req)
-	if err != nil || res.IsError {
-		t.Fatalf("connect_to_mcp: %v %+v", err, res)
-	}
-	pids := waitPids(t, pidDir, everyName...)
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	a := startAgent(t)
+	pids := a.connect(t, "default")
+	if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	_ = c.Close() // waits for run-mcp, now dead
+	_ = a.c.Close() // waits for run-mcp, now dead
 	wantNoSurvivors(t, "kill -9 of the agent server", pids)
 }
 

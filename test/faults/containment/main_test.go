@@ -25,6 +25,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/run-mcp/run-mcp/internal/supervise"
 	"github.com/run-mcp/run-mcp/test/targets"
 )
 
@@ -32,6 +33,11 @@ import (
 var bin, spawner string
 
 func TestMain(m *testing.M) {
+	// The binary serves as run-mcp's supervisor for the targets its own
+	// tests start through wire: dispatch before anything else.
+	if supervise.Invoked(os.Args) {
+		os.Exit(supervise.Main())
+	}
 	cleanup := targets.BuildAll("run-mcp-containment-", targets.Build{Out: &bin, Pkg: "./cmd/run-mcp"}, targets.Build{Out: &spawner, Pkg: "./test/fixtures/spawner"})
 	goleak.VerifyTestMain(m, goleak.Cleanup(cleanup))
 }
@@ -150,6 +156,43 @@ func alive(pid int) bool {
 	}
 	cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
 	return err == nil && strings.HasPrefix(string(cmdline), spawner+"\x00")
+}
+
+// parentOf reads pid's parent from /proc/<pid>/stat (the field after the
+// state, which follows the command name in parentheses).
+func parentOf(t *testing.T, pid int) int {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		t.Fatalf("read the stat of PID %d: %v", pid, err)
+	}
+	fields := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	ppid, err := strconv.Atoi(fields[1])
+	if err != nil {
+		t.Fatalf("the stat of PID %d has no parent: %q", pid, b)
+	}
+	return ppid
+}
+
+// cmdline is pid's argv.
+func cmdline(t *testing.T, pid int) []string {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil {
+		t.Fatalf("read the command line of PID %d: %v", pid, err)
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+}
+
+// running says whether pid is there and not a zombie, whatever it runs.
+func running(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i > 0 && i+2 < len(s) && s[i+2] != 'Z' && s[i+2] != 'X'
 }
 
 var connected = regexp.MustCompile(`Connected to .* \(PID (\d+)\)`)
