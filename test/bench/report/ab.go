@@ -47,6 +47,8 @@ var (
 	coalesce = device{name: "coalesced frames to the host (`lockedWriter` in mcpfront/hostio.go)",
 		edit: &edit{file: "mcpfront/hostio.go", old: "if l.queued.Add(-1) == 0 || err != nil {", new: "if _ = l.queued.Add(-1); true {"}}
 	memLimit = device{name: "the agent server's 64 MiB soft memory limit (`debug.SetMemoryLimit` in cli/agent.go)", env: []string{"GOMEMLIMIT=off"}}
+	supEnv   = device{name: "the supervisor's one P and GOGC=50 (its environment, in wire/supervisor_linux.go)",
+		edit: &edit{file: "wire/supervisor_linux.go", old: `Env:   []string{"TZ=", "GOMAXPROCS=1", "GOGC=50"},`, new: `Env:   []string{"TZ="},`}}
 )
 
 // The shell's devices: the session daemon's one P, and the one-shot
@@ -54,8 +56,8 @@ var (
 var (
 	daemonProcs = device{name: "the session daemon's one P (`runtime.GOMAXPROCS(1)` in cli/session/daemon.go)",
 		env: []string{"GOMAXPROCS=" + strconv.Itoa(runtime.NumCPU())}}
-	prespawn = device{name: "a one-shot command's spare supervisor, started from a package init (`internal/prespawn`, imported by cmd/run-mcp)",
-		edit: &edit{file: "cmd/run-mcp/main.go", old: "\t_ \"github.com/run-mcp/run-mcp/internal/prespawn\"\n", new: ""}}
+	prestart = device{name: "a one-shot command's supervisor started before its connect (`reg.Prestart()` in cli/oneshot.go)",
+		edit: &edit{file: "cli/oneshot.go", old: "\t\treg.Prestart()\n", new: "\t\t_ = reg.Prestart\n"}}
 )
 
 // buildVariant builds run-mcp (and the demo server beside it) from this
@@ -151,7 +153,7 @@ func abAgent(cfg config, b bins, a agentEnv, tmp string) ([]row, error) {
 	}
 	var rows []row
 	variants := []*agentVariant{{a: a.with(base)}}
-	for _, d := range []device{growPipe, coalesce, memLimit} {
+	for _, d := range []device{growPipe, coalesce, memLimit, supEnv} {
 		bin := base
 		if d.edit != nil {
 			var missing string
@@ -237,13 +239,12 @@ func measureAgentVariants(cfg config, vs []*agentVariant) error {
 		}
 	}
 	for i, v := range vs {
-		pid := ts[i].r.cmd.Process.Pid
-		kb, n, err := v.a.treeKB(pid)
+		t, err := readTree(v.a.rusage, ts[i].r.cmd.Process.Pid)
 		if err != nil {
 			return err
 		}
 		for k := range v.bursts {
-			v.bursts[k].treeKB, v.bursts[k].procs, v.bursts[k].rssKB = kb, n, vmHWMKB(pid)
+			v.bursts[k].treeKB, v.bursts[k].procs, v.bursts[k].rssKB, v.bursts[k].supKB = t.peakKB, t.procs, t.at(0), t.at(1)
 		}
 	}
 	return nil
@@ -254,11 +255,11 @@ func agentABRow(cond string, on, off *agentVariant) row {
 	lon, loff := median(on.lat), median(off.lat)
 	fon, foff := median(on.flight), median(off.flight)
 	figures := func(lat time.Duration, flight float64, s burstSummary) string {
-		return fmt.Sprintf("sequential %.3f ms; 128 in flight %.0f calls/s; burst %.0f calls/s, p99 %.0f ms, run-mcp itself %s, whole tree %s",
-			ms(lat), flight, s.perSec, s.p99, mib(s.rssKB), mib(s.treeKB))
+		return fmt.Sprintf("sequential %.3f ms; 128 in flight %.0f calls/s; burst %.0f calls/s, p99 %.0f ms, run-mcp itself %s, its supervisor %s, whole tree %s",
+			ms(lat), flight, s.perSec, s.p99, mib(s.rssKB), mib(s.supKB), mib(s.treeKB))
 	}
-	ratios := fmt.Sprintf(" (on/off: sequential %.2f×, 128 in flight %.2f×, burst %.2f×, p99 %.2f×, run-mcp itself %.2f×)",
-		float64(lon)/float64(loff), fon/foff, son.perSec/soff.perSec, son.p99/soff.p99, float64(son.rssKB)/float64(soff.rssKB))
+	ratios := fmt.Sprintf(" (on/off: sequential %.2f×, 128 in flight %.2f×, burst %.2f×, p99 %.2f×, run-mcp itself %.2f×, supervisor %.2f×)",
+		float64(lon)/float64(loff), fon/foff, son.perSec/soff.perSec, son.p99/soff.p99, float64(son.rssKB)/float64(soff.rssKB), float64(son.supKB)/float64(soff.supKB))
 	r := row{measure: fmt.Sprintf("A/B %s: %s", cond, off.dev.name), floor: "off, " + off.dev.off() + ": " + figures(loff, foff, soff),
 		subject: "on: " + figures(lon, fon, son) + ratios}
 	var wins bool
@@ -266,6 +267,9 @@ func agentABRow(cond string, on, off *agentVariant) row {
 	case memLimit.name:
 		r.goal = "on: lower peak memory of run-mcp itself in the burst, at no more than 5% of its throughput"
 		wins = son.rssKB < soff.rssKB && son.perSec >= 0.95*soff.perSec
+	case supEnv.name:
+		r.goal = "on: a smaller supervisor in the burst, at no more than 5% of its throughput"
+		wins = son.supKB < soff.supKB && son.perSec >= 0.95*soff.perSec
 	case coalesce.name:
 		r.goal = "on: more calls/s, 128 in flight and in the burst"
 		wins = fon > foff && son.perSec > soff.perSec
@@ -333,7 +337,7 @@ func abShell(cfg config, b bins, env []string, tmp string, target []string) ([]r
 	call := func(s *session) func() (run, error) {
 		return func() (run, error) { return runCmd(env, b.runMCP, "call", "echo", "message=hi", "--session", s.name) }
 	}
-	spareOff, missing, err := buildVariant(filepath.Join(tmp, "ab-prespawn"), prespawn.edit)
+	spareOff, missing, err := buildVariant(filepath.Join(tmp, "ab-prestart"), prestart.edit)
 	if err != nil {
 		return nil, err
 	}
@@ -367,13 +371,13 @@ func abShell(cfg config, b bins, env []string, tmp string, target []string) ([]r
 			continue
 		}
 		lon, loff := median(walls(l[0])), median(walls(l[1]))
-		rows = append(rows, row{measure: fmt.Sprintf("A/B %s: %s", cond.name, prespawn.name),
-			floor:   fmt.Sprintf("off, %s: one-shot `list-tools` against bin/run-mcp-demo %.2f ms", prespawn.off(), ms(loff)),
+		rows = append(rows, row{measure: fmt.Sprintf("A/B %s: %s", cond.name, prestart.name),
+			floor:   fmt.Sprintf("off, %s: one-shot `list-tools` against bin/run-mcp-demo %.2f ms", prestart.off(), ms(loff)),
 			subject: fmt.Sprintf("on: %.2f ms (%.2f×)", ms(lon), float64(lon)/float64(loff)),
 			goal:    "on: a faster one-shot listing", met: winsIf(lon < loff)})
 	}
 	if missing != "" {
-		rows = append(rows, row{measure: "A/B: " + prespawn.name, floor: "—", subject: "not measured: " + missing, goal: "—", met: "—"})
+		rows = append(rows, row{measure: "A/B: " + prestart.name, floor: "—", subject: "not measured: " + missing, goal: "—", met: "—"})
 	}
 	return append(rows, verdicts(rows)...), nil
 }

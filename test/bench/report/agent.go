@@ -326,25 +326,48 @@ func parallel(n, width int, f func(i int) error) error {
 // treeKB is the sum of the peak RSS of the processes pids and all their
 // descendants, and how many there are (test/bench/rusage -tree).
 func (a agentEnv) treeKB(pids ...int) (int64, int, error) {
-	kb, n, _, err := treeMem(a.rusage, pids...)
-	return kb, n, err
+	t, err := readTree(a.rusage, pids...)
+	return t.peakKB, t.procs, err
 }
 
-// treeMem reads the tree below pids with test/bench/rusage -tree: the sum of
-// the peak RSS, how many processes, and the sum of their RSS now.
-func treeMem(rusage string, pids ...int) (peakKB int64, procs int, rssKB int64, err error) {
+// treeMem is what test/bench/rusage -tree reads of running process trees.
+type treeMem struct {
+	peakKB int64   // the sum of the peak RSS of every process
+	procs  int     // how many
+	rssKB  int64   // the sum of their RSS now
+	depth  []int64 // the sum of the peaks at each depth (0: the roots)
+}
+
+// at is the sum of the peaks at depth d.
+func (t treeMem) at(d int) int64 {
+	if d < len(t.depth) {
+		return t.depth[d]
+	}
+	return 0
+}
+
+func readTree(rusage string, pids ...int) (treeMem, error) {
 	args := []string{"-tree"}
 	for _, p := range pids {
 		args = append(args, strconv.Itoa(p))
 	}
 	out, err := exec.Command(rusage, args...).Output()
 	if err != nil {
-		return 0, 0, 0, fmt.Errorf("rusage -tree: %w", err)
+		return treeMem{}, fmt.Errorf("rusage -tree: %w", err)
 	}
-	if _, err := fmt.Sscan(string(out), &peakKB, &procs, &rssKB); err != nil {
-		return 0, 0, 0, fmt.Errorf("rusage -tree printed %q: %w", out, err)
+	f := strings.Fields(string(out))
+	var n []int64
+	for _, x := range f {
+		v, err := strconv.ParseInt(x, 10, 64)
+		if err != nil {
+			return treeMem{}, fmt.Errorf("rusage -tree printed %q: %w", out, err)
+		}
+		n = append(n, v)
 	}
-	return peakKB, procs, rssKB, nil
+	if len(n) < 3 {
+		return treeMem{}, fmt.Errorf("rusage -tree printed %q", out)
+	}
+	return treeMem{peakKB: n[0], procs: int(n[1]), rssKB: n[2], depth: n[3:]}, nil
 }
 
 func connName(i int) string { return fmt.Sprintf("c%03d", i) }
@@ -396,6 +419,7 @@ type burst struct {
 	rssKB  int64 // run-mcp's own peak RSS (0 for the direct side)
 	treeKB int64 // the sum of the peak RSS of every process of the side
 	procs  int   // how many processes that is
+	supKB  int64 // the peak RSS of run-mcp's children: its supervisor
 }
 
 // fire starts calls all at once, spread over the callers by connection, and

@@ -192,8 +192,8 @@ func agentBurst(cfg config, a agentEnv) ([]row, error) {
 		thousands(int64(cfg.fanConns)), thousands(int64(cfg.fanCalls)), cfg.fanCalls/cfg.fanConns),
 		floor: fmt.Sprintf("%s direct connections: %.0f calls/s, p99 %.0f ms, memory %s (%d processes)",
 			thousands(int64(cfg.fanConns)), d.perSec, d.p99, mib(d.treeKB), d.procs),
-		subject: fmt.Sprintf("%.0f calls/s (%.2f×), p99 %.0f ms (%.2f× direct), %.0f errors, whole tree %s (%.2f×; %d processes, run-mcp itself %s)",
-			t.perSec, t.perSec/d.perSec, t.p99, t.p99/d.p99, t.errors, mib(t.treeKB), mem, t.procs, mib(t.rssKB)),
+		subject: fmt.Sprintf("%.0f calls/s (%.2f×), p99 %.0f ms (%.2f× direct), %.0f errors, whole tree %s (%.2f×; %d processes: run-mcp itself %s, its supervisor %s)",
+			t.perSec, t.perSec/d.perSec, t.p99, t.p99/d.p99, t.errors, mib(t.treeKB), mem, t.procs, mib(t.rssKB), mib(t.supKB)),
 		goal: fmt.Sprintf("≥ 0.5× throughput, p99 ≤ 2× direct, 0 errors, whole tree memory ≤ %.1f× the direct servers'", burstGoal), met: yes(ok)}}, nil
 }
 
@@ -224,14 +224,13 @@ func bursts(conns, calls, rounds int, a agentEnv) (direct, through []burst, err 
 	if err != nil {
 		return nil, nil, err
 	}
-	tkb, tn, err := a.treeKB(t.r.cmd.Process.Pid)
+	tt, err := readTree(a.rusage, t.r.cmd.Process.Pid)
 	if err != nil {
 		return nil, nil, err
 	}
-	self := vmHWMKB(t.r.cmd.Process.Pid)
 	for i := range direct {
 		direct[i].treeKB, direct[i].procs = dkb, dn
-		through[i].treeKB, through[i].procs, through[i].rssKB = tkb, tn, self
+		through[i].treeKB, through[i].procs, through[i].rssKB, through[i].supKB = tt.peakKB, tt.procs, tt.at(0), tt.at(1)
 	}
 	return direct, through, nil
 }
@@ -265,6 +264,7 @@ func startThrough(conns int, a agentEnv) (caller, error) {
 type burstSummary struct {
 	perSec, p99, errors float64
 	treeKB, rssKB       int64
+	supKB               int64
 	procs               int
 }
 
@@ -279,6 +279,7 @@ func summarise(bs []burst) burstSummary {
 	return burstSummary{perSec: pick(func(x burst) float64 { return x.perSec }), p99: pick(func(x burst) float64 { return ms(x.p99) }),
 		errors: pick(func(x burst) float64 { return float64(x.errors) }),
 		treeKB: int64(pick(func(x burst) float64 { return float64(x.treeKB) })), rssKB: int64(pick(func(x burst) float64 { return float64(x.rssKB) })),
+		supKB: int64(pick(func(x burst) float64 { return float64(x.supKB) })),
 		procs: int(pick(func(x burst) float64 { return float64(x.procs) }))}
 }
 

@@ -107,10 +107,11 @@ func soakMain(d time.Duration, runMCP, out string) error {
 	var samples []soakSample
 	sample := func() error {
 		self := vmRSSKB(pid)
-		_, procs, tree, err := treeMem(b.rusage, pid)
+		t, err := readTree(b.rusage, pid)
 		if err != nil {
 			return err
 		}
+		procs, tree := t.procs, t.rssKB
 		s := soakSample{at: time.Since(started), selfKB: self, treeKB: tree, procs: int64(procs), done: st.steps.Load()}
 		samples = append(samples, s)
 		fmt.Fprintf(os.Stderr, "  %4.0f s: run-mcp %s, whole tree %s (%d processes), %d steps, %d errors\n",

@@ -18,9 +18,11 @@
 // small parent because on Linux a child inherits its forking parent's peak
 // RSS at exec, and the report process grows large during its own measures.
 //
-// The second form prints "tree_kb procs rss_kb" for processes that are
-// running: the sum of the peak RSS of each PID given and of all its
-// descendants, how many there are, and the sum of their RSS now.
+// The second form prints "tree_kb procs rss_kb depth0_kb depth1_kb ..." for
+// processes that are running: the sum of the peak RSS of each PID given and
+// of all its descendants, how many there are, the sum of their RSS now, and
+// the sum of the peaks at each depth (the PIDs themselves, their children,
+// theirs: for run-mcp, itself, its supervisor, the targets).
 package main
 
 import (
@@ -50,7 +52,11 @@ func main() {
 		t := newTree(pids...)
 		t.sample()
 		kb, n := t.total()
-		fmt.Printf("%d %d %d\n", kb, n, t.rssNow)
+		fmt.Printf("%d %d %d", kb, n, t.rssNow)
+		for _, d := range t.byDepth() {
+			fmt.Printf(" %d", d)
+		}
+		fmt.Println()
 		return
 	}
 	cmd := exec.Command(os.Args[1], os.Args[2:]...)

@@ -20,10 +20,27 @@ const every = 10 * time.Millisecond
 type tree struct {
 	roots  []int
 	peak   map[int]int64 // pid → VmHWM in kB
+	depth  map[int]int   // pid → how far below a root (0: a root)
 	rssNow int64         // the sum of VmRSS at the last sample, in kB
 }
 
-func newTree(roots ...int) *tree { return &tree{roots: roots, peak: map[int]int64{}} }
+func newTree(roots ...int) *tree {
+	return &tree{roots: roots, peak: map[int]int64{}, depth: map[int]int{}}
+}
+
+// byDepth is the sum of the peaks at each depth below the roots: for
+// run-mcp, itself, then its supervisor, then the targets.
+func (t *tree) byDepth() []int64 {
+	var out []int64
+	for pid, kb := range t.peak {
+		d := t.depth[pid]
+		for len(out) <= d {
+			out = append(out, 0)
+		}
+		out[d] += kb
+	}
+	return out
+}
 
 // sample scans /proc once: the roots and every descendant of theirs.
 func (t *tree) sample() {
@@ -42,6 +59,7 @@ func (t *tree) sample() {
 		}
 	}
 	queue := append([]int(nil), t.roots...)
+	depth := map[int]int{}
 	t.rssNow = 0
 	for len(queue) > 0 {
 		pid := queue[0]
@@ -49,8 +67,12 @@ func (t *tree) sample() {
 		hwm, rss := memKB(pid)
 		if hwm > t.peak[pid] {
 			t.peak[pid] = hwm
+			t.depth[pid] = depth[pid]
 		}
 		t.rssNow += rss
+		for _, c := range children[pid] {
+			depth[c] = depth[pid] + 1
+		}
 		queue = append(queue, children[pid]...)
 	}
 }

@@ -10,3 +10,4 @@ func newTree(...int) *tree               { return &tree{} }
 func (t *tree) sample()                  {}
 func (t *tree) total() (int64, int)      { return 0, 0 }
 func sampleTree(int) func() (int64, int) { return func() (int64, int) { return 0, 0 } }
+func (t *tree) byDepth() []int64         { return nil }
