@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"os"
 	"maps"
 	"regexp"
 	"runtime"
@@ -202,19 +203,25 @@ func agentBurst(cfg config, a agentEnv) ([]row, error) {
 // kept for all the rounds (starting a thousand servers takes longer than
 // a burst), so the peak memory is over all the rounds.
 func bursts(conns, calls, rounds int, a agentEnv) (direct, through []burst, err error) {
+	t0 := time.Now()
 	ds, err := startDirects(conns, a)
 	defer closeAll(ds)
 	if err != nil {
 		return nil, nil, err
 	}
+	t1 := time.Now()
 	t, err := startThrough(conns, a)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer t.r.close()
+	t2 := time.Now()
+	fmt.Fprintf(os.Stderr, "  (%d direct connections started in %s, the agent server's in %s)\n", conns, t1.Sub(t0).Round(time.Millisecond), t2.Sub(t1).Round(time.Millisecond))
 	for range rounds {
 		direct = append(direct, fire(calls, func(i int) (caller, string) { return ds[i%len(ds)], "" }))
 		through = append(through, fire(calls, func(i int) (caller, string) { return t, connName(i % conns) }))
+		fmt.Fprintf(os.Stderr, "  (burst: direct %.0f calls/s, p99 %s; through run-mcp %.0f calls/s, p99 %s)\n",
+			direct[len(direct)-1].perSec, direct[len(direct)-1].p99.Round(time.Millisecond), through[len(through)-1].perSec, through[len(through)-1].p99.Round(time.Millisecond))
 	}
 	pids := make([]int, len(ds))
 	for i, c := range ds {
