@@ -50,6 +50,9 @@ func (r *report) markdown() string {
 	fmt.Fprintf(&b, "- Date: %s (took %s)\n", r.started.Format("2006-01-02 15:04 MST"), r.finished.Sub(r.started).Round(time.Second))
 	fmt.Fprintf(&b, "- Machine: %s\n", machineLine())
 	fmt.Fprintf(&b, "- Command: `go run ./test/bench/report %s`\n", strings.Join(r.args, " "))
+	if v := runtimeEnv(); v != "" {
+		fmt.Fprintf(&b, "- Go runtime settings in the environment (run-mcp and the floors inherit them; the targets do not): %s\n", v)
+	}
 	fmt.Fprintf(&b, "- Knobs: %d rounds (%d for the process starts), %d sequential calls, %d calls at 128 in flight, %d connections × %d calls (%d rounds), %s of stderr, a %s-character result, peers %v; A/B %v: %d rounds per condition, a burst of %d connections × %d calls\n\n",
 		r.cfg.rounds, r.cfg.startRounds, r.cfg.seqCalls, r.cfg.flightCalls, r.cfg.fanConns, r.cfg.fanCalls, r.cfg.fanRounds, bytesIEC(r.cfg.stderrBytes), thousands(int64(r.cfg.bigChars)), r.cfg.peers,
 		r.cfg.ab, r.cfg.abRounds, r.cfg.abConns, r.cfg.abCalls)
@@ -65,6 +68,19 @@ func (r *report) markdown() string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// runtimeEnv names the Go runtime's variables set in the report's own
+// environment, which change how run-mcp runs (GOMEMLIMIT=off turns off its
+// soft memory limit).
+func runtimeEnv() string {
+	var set []string
+	for _, name := range []string{"GOMAXPROCS", "GOMEMLIMIT", "GOGC", "GODEBUG"} {
+		if v, ok := os.LookupEnv(name); ok {
+			set = append(set, "`"+name+"="+v+"`")
+		}
+	}
+	return strings.Join(set, ", ")
 }
 
 func machineLine() string {
