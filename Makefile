@@ -7,7 +7,8 @@
 #                   A/B rows; writes docs/BENCHMARKS.md (knobs: make bench BENCHFLAGS='-rounds 15
 #                   -peer-rounds 5'; -quick for a smoke run; -ab=false without the A/B rows)
 #   make soak       the memory soak (SOAK=10m of mixed agent traffic); writes the Soak section of
-#                   docs/BENCHMARKS.md, which make bench keeps
+#                   docs/BENCHMARKS.md, which make bench keeps (one kind of traffic alone, to
+#                   find what grows: make soak SOAK=2m SOAKFLAGS='-soak-mix big -out /tmp/soak.md')
 #   make bench-go   the go test benchmarks in ./test/bench/... (saved under test/bench/out/)
 #   make demo       build, then run `bash scripts/demo-tour.sh`
 #   make lint       gofmt must list nothing, plus go vet
@@ -52,6 +53,7 @@ BENCHCOUNT ?= 1
 BENCH_OUT  := test/bench/out
 BENCHFLAGS ?=
 SOAK       ?= 10m
+SOAKFLAGS  ?=
 
 .DEFAULT_GOAL := build
 .PHONY: build deps test bench bench-go soak demo lint cross npm docs goreleaser conformance
@@ -79,7 +81,7 @@ bench: deps build
 
 # Not part of make bench: it runs for SOAK (ten minutes) by design.
 soak: build
-	$(GO) run ./test/bench/report -runmcp $(BIN) -soak $(SOAK)
+	$(GO) run ./test/bench/report -runmcp $(BIN) -soak $(SOAK) $(SOAKFLAGS)
 
 bench-go: deps
 	@mkdir -p $(BENCH_OUT)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,10 +33,13 @@ type rpc struct {
 // stderrTail is the end of what the process wrote to stderr, for an error.
 func (r *rpc) stderrTail() string { return strings.TrimSpace(r.stderr.String()) }
 
-// tailWriter keeps the last few kilobytes written to it.
+// tailWriter keeps the last few kilobytes written to it, and hands each
+// whole line to tap when there is one.
 type tailWriter struct {
-	mu  sync.Mutex
-	buf []byte
+	mu      sync.Mutex
+	buf     []byte
+	tap     func(line string)
+	partial []byte
 }
 
 const tailMax = 4 << 10
@@ -46,6 +50,20 @@ func (t *tailWriter) Write(p []byte) (int, error) {
 	t.buf = append(t.buf, p...)
 	if len(t.buf) > tailMax {
 		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailMax:]...)
+	}
+	if t.tap != nil {
+		t.partial = append(t.partial, p...)
+		for {
+			i := bytes.IndexByte(t.partial, '\n')
+			if i < 0 {
+				break
+			}
+			t.tap(string(t.partial[:i]))
+			t.partial = t.partial[i+1:]
+		}
+		if len(t.partial) > tailMax { // a line that never ends is not one to read
+			t.partial = t.partial[:0]
+		}
 	}
 	return len(p), nil
 }
@@ -58,7 +76,11 @@ func (t *tailWriter) String() string {
 
 // startRPC starts argv with exactly the environment env and talks
 // JSON-RPC to it over its stdio.
-func startRPC(env []string, argv ...string) (*rpc, error) {
+func startRPC(env []string, argv ...string) (*rpc, error) { return startRPCTap(env, nil, argv...) }
+
+// startRPCTap is startRPC that hands each line the process writes to
+// stderr to tap.
+func startRPCTap(env []string, tap func(line string), argv ...string) (*rpc, error) {
 	c := exec.Command(argv[0], argv[1:]...)
 	c.Env = env
 	in, err := c.StdinPipe()
@@ -69,7 +91,7 @@ func startRPC(env []string, argv ...string) (*rpc, error) {
 	if err != nil {
 		return nil, err
 	}
-	tail := &tailWriter{}
+	tail := &tailWriter{tap: tap}
 	c.Stderr = tail
 	// A grandchild that outlives the process and keeps its stderr must not
 	// hold up Wait for ever.

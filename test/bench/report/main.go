@@ -70,6 +70,7 @@ func main() {
 	flag.StringVar(&only, "only", "", "run only the measures whose name matches this regular expression")
 	quick := flag.Bool("quick", false, "a short smoke run: 3 rounds, 64 MiB of stderr, smaller bursts, one A/B round, no peers")
 	soak := flag.Duration("soak", 0, "instead of the benchmarks: the memory soak for this long (make soak: 10m), written into its own section of -out")
+	soakMix := flag.String("soak-mix", "all", "the soak's kinds of step, by commas: all, or echo, big, stderr, log, slow, reconnect (to find which one grows)")
 	flag.Parse()
 	if *quick {
 		cfg.rounds, cfg.startRounds, cfg.peerRounds, cfg.seqCalls, cfg.flightCalls = 3, 20, 1, 300, 3000
@@ -77,7 +78,7 @@ func main() {
 		cfg.abConns, cfg.abCalls, cfg.abRounds = 20, 2000, 1
 	}
 	if *soak > 0 {
-		if err := soakMain(*soak, runMCP, out); err != nil {
+		if err := soakMain(*soak, *soakMix, runMCP, out); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -47,11 +49,17 @@ func (s *soakStats) fail(what string, err error) {
 	}
 }
 
-// soakSample is one sample: when, run-mcp's own RSS and its whole tree's.
+// gcLine is a line of GODEBUG=gctrace=1; its third heap size is the live
+// heap after the collection.
+var gcLine = regexp.MustCompile(`^gc \d+ @.* \d+->\d+->(\d+) MB`)
+
+// soakSample is one sample: when, run-mcp's own RSS, its live heap and its
+// whole tree's RSS.
 type soakSample struct {
 	at          time.Duration
 	selfKB      int64
 	treeKB      int64
+	liveKB      int64 // run-mcp's live heap after its last collection
 	procs, done int64
 }
 
@@ -61,7 +69,11 @@ type soakSample struct {
 // progress, reconnects) for d, sampling the resident set of run-mcp and of
 // its whole tree every ten seconds, and writes the growth after a warm-up
 // as the soak section of out.
-func soakMain(d time.Duration, runMCP, out string) error {
+func soakMain(d time.Duration, mix, runMCP, out string) error {
+	kinds, err := soakKinds(mix)
+	if err != nil {
+		return err
+	}
 	root, err := targets.RepoRoot()
 	if err != nil {
 		return err
@@ -80,8 +92,18 @@ func soakMain(d time.Duration, runMCP, out string) error {
 		return err
 	}
 	started := time.Now()
-	a := agentEnv{runMCP: b.runMCP, rusage: b.rusage, target: []string{b.demo}, env: []string{"TMPDIR=" + tmp}}
-	r, err := startRPC(a.procEnv(), b.runMCP)
+	// The collector's trace gives the live heap after each collection:
+	// what a leak grows, where the resident set also follows the heap goal.
+	a := agentEnv{runMCP: b.runMCP, rusage: b.rusage, target: []string{b.demo}, env: []string{"TMPDIR=" + tmp, "GODEBUG=gctrace=1"}}
+	var live atomic.Int64 // kB, after the last collection
+	var gcs atomic.Int64
+	r, err := startRPCTap(a.procEnv(), func(line string) {
+		if m := gcLine.FindStringSubmatch(line); m != nil {
+			mb, _ := strconv.ParseInt(m[1], 10, 64)
+			live.Store(mb << 10)
+			gcs.Add(1)
+		}
+	}, b.runMCP)
 	if err != nil {
 		return err
 	}
@@ -101,7 +123,7 @@ func soakMain(d time.Duration, runMCP, out string) error {
 	var wg sync.WaitGroup
 	for i := range soakConns {
 		wg.Add(1)
-		go func() { defer wg.Done(); soakWorker(r, "s"+strconv.Itoa(i), &st, stop) }()
+		go func() { defer wg.Done(); soakWorker(r, "s"+strconv.Itoa(i), kinds, &st, stop) }()
 	}
 	pid := r.cmd.Process.Pid
 	var samples []soakSample
@@ -112,10 +134,10 @@ func soakMain(d time.Duration, runMCP, out string) error {
 			return err
 		}
 		procs, tree := t.procs, t.rssKB
-		s := soakSample{at: time.Since(started), selfKB: self, treeKB: tree, procs: int64(procs), done: st.steps.Load()}
+		s := soakSample{at: time.Since(started), selfKB: self, treeKB: tree, liveKB: live.Load(), procs: int64(procs), done: st.steps.Load()}
 		samples = append(samples, s)
-		fmt.Fprintf(os.Stderr, "  %4.0f s: run-mcp %s, whole tree %s (%d processes), %d steps, %d errors\n",
-			s.at.Seconds(), mib(self), mib(tree), procs, s.done, st.errors.Load())
+		fmt.Fprintf(os.Stderr, "  %4.0f s: run-mcp %s (live heap %s after %d collections), whole tree %s (%d processes), %d steps, %d errors\n",
+			s.at.Seconds(), mib(self), mib(s.liveKB), gcs.Load(), mib(tree), procs, s.done, st.errors.Load())
 		return nil
 	}
 	tick := time.NewTicker(soakEvery)
@@ -139,7 +161,7 @@ loop:
 	if serr != nil {
 		return serr
 	}
-	section := soakMarkdown(d, warm, started, samples, &st)
+	section := soakMarkdown(d, mix, warm, started, samples, &st)
 	path := outPath(root, out)
 	doc, _ := os.ReadFile(path)
 	if err := os.WriteFile(path, []byte(withSoak(string(doc), section)), 0o644); err != nil {
@@ -149,9 +171,34 @@ loop:
 	return nil
 }
 
+// soakSteps are the kinds of step the soak's workers take, in the order of
+// a worker's round of ten steps (echo fills the rest); a reconnect comes
+// every 500 steps.
+var soakSteps = []string{"echo", "big", "stderr", "log", "slow", "reconnect"}
+
+// soakKinds reads -soak-mix: "all", or kinds from soakSteps, by commas.
+func soakKinds(mix string) (map[string]bool, error) {
+	kinds := map[string]bool{}
+	for _, k := range strings.Split(mix, ",") {
+		k = strings.TrimSpace(k)
+		switch {
+		case k == "all":
+			for _, x := range soakSteps {
+				kinds[x] = true
+			}
+		case slices.Contains(soakSteps, k):
+			kinds[k] = true
+		default:
+			return nil, fmt.Errorf("-soak-mix: %q is not one of all, %s", k, strings.Join(soakSteps, ", "))
+		}
+	}
+	return kinds, nil
+}
+
 // soakWorker drives one connection until stop: mostly calls, and every few
 // steps something that makes run-mcp keep, forward or discard something.
-func soakWorker(r *rpc, conn string, st *soakStats, stop chan struct{}) {
+// Steps of a kind not in kinds are left out.
+func soakWorker(r *rpc, conn string, kinds map[string]bool, st *soakStats, stop chan struct{}) {
 	tool := func(name, args string) (string, error) {
 		_, err := r.call("tools/call", `{"name":"`+name+`","arguments":`+args+`}`)
 		return name, err
@@ -160,29 +207,45 @@ func soakWorker(r *rpc, conn string, st *soakStats, stop chan struct{}) {
 		return tool("call_mcp_primitive", `{"type":"tool","name":"`+name+`","arguments":`+args+`,"connection":"`+conn+`"}`)
 	}
 	c := `{"connection":"` + conn + `"}`
+	// One round of ten steps, then a reconnect every 500.
+	var round []string
+	for i := range 10 {
+		k := map[int]string{6: "big", 7: "stderr", 8: "log", 9: "slow"}[i]
+		if k == "" || !kinds[k] {
+			k = "echo"
+		}
+		if k == "echo" && !kinds["echo"] {
+			continue
+		}
+		round = append(round, k)
+	}
 	for i := 0; ; i++ {
 		select {
 		case <-stop:
 			return
 		case <-time.After(soakPause):
 		}
+		kind := "reconnect"
+		if len(round) > 0 && (i%500 != 499 || !kinds["reconnect"]) {
+			kind = round[i%len(round)]
+		}
 		var what string
 		var err error
-		switch {
-		case i%500 == 499:
+		switch kind {
+		case "reconnect":
 			what, err = tool("reconnect_to_mcp", c)
 			st.reconnects.Add(1)
-		case i%10 == 6: // a big result: truncated for the host, the rest saved to disk
+		case "big": // a big result: truncated for the host, the rest saved to disk
 			what, err = prim("big_text", `{"chars":200000}`)
-		case i%10 == 7: // stderr written, then read
+		case "stderr": // stderr written, then read
 			if what, err = prim("stderr", `{"lines":50}`); err == nil {
 				what, err = tool("get_mcp_server_stderr", `{"lines":20,"connection":"`+conn+`"}`)
 			}
-		case i%10 == 8: // a log notification, then the notification log read
+		case "log": // a log notification, then the notification log read
 			if what, err = prim("log", `{"level":"info","message":"soak"}`); err == nil {
 				what, err = tool("get_server_notifications", `{"count":10,"connection":"`+conn+`"}`)
 			}
-		case i%10 == 9: // progress notifications during a call
+		case "slow": // progress notifications during a call
 			what, err = prim("slow", `{"seconds":0.02,"steps":4}`)
 		default:
 			what, err = prim("echo", `{"message":"soak"}`)
@@ -212,7 +275,7 @@ func vmRSSKB(pid int) int64 {
 // soakMarkdown is the soak's section: the resident sets at the end of the
 // warm-up and at the end, the growth between them and its rate, and every
 // sample.
-func soakMarkdown(d, warm time.Duration, started time.Time, samples []soakSample, st *soakStats) string {
+func soakMarkdown(d time.Duration, mix string, warm time.Duration, started time.Time, samples []soakSample, st *soakStats) string {
 	first := samples[0]
 	for _, s := range samples {
 		if s.at >= warm {
@@ -239,11 +302,12 @@ func soakMarkdown(d, warm time.Duration, started time.Time, samples []soakSample
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Soak\n\n%s\n\n", soakBegin)
-	fmt.Fprintf(&b, "Written by `make soak` (`go run ./test/bench/report -soak %s`), not by `make bench`: one agent server, %d connections to bin/run-mcp-demo, "+
-		"each driven without let-up (a pause of %s between steps) by mixed traffic: calls, 200,000-character results (truncated for the host, the rest saved to disk), "+
+	fmt.Fprintf(&b, "Written by `make soak` (`go run ./test/bench/report -soak %s -soak-mix %s`), not by `make bench`: one agent server, %d connections to bin/run-mcp-demo, "+
+		"each driven without let-up (a pause of %s between steps) by mixed traffic (-soak-mix all): calls, 200,000-character results (truncated for the host, the rest saved to disk), "+
 		"stderr written and read back, log notifications and the notification log read, progress during a call, and a reconnect every 500 steps. "+
-		"The resident set (VmRSS) of run-mcp and of its whole tree (run-mcp, its supervisors, the targets) is sampled every %s; the growth is taken from the end of a %s warm-up to the end.\n\n",
-		d, soakConns, soakPause, soakEvery, warm)
+		"The resident set (VmRSS) of run-mcp and of its whole tree (run-mcp, its supervisor, the targets) is sampled every %s, and run-mcp's live heap after its last collection (GODEBUG=gctrace=1, whole MB); "+
+		"the growth is taken from the end of a %s warm-up to the end.\n\n",
+		d, mix, soakConns, soakPause, soakEvery, warm)
 	errs := "0 errors"
 	if n := st.errors.Load(); n > 0 {
 		errs = fmt.Sprintf("%d errors (first: %s)", n, strings.Join(st.firstErrs, "; "))
@@ -252,12 +316,13 @@ func soakMarkdown(d, warm time.Duration, started time.Time, samples []soakSample
 		started.Format("2006-01-02 15:04 MST"), d, thousands(last.done), st.reconnects.Load(), errs, machineLine())
 	b.WriteString("| measure | after the warm-up → at the end | goal | met |\n| --- | --- | --- | --- |\n")
 	fmt.Fprintf(&b, "| resident set of run-mcp itself | %s | none set yet (issue 21) | — |\n", growth(func(s soakSample) int64 { return s.selfKB }))
+	fmt.Fprintf(&b, "| run-mcp's live heap after a collection | %s | none set yet (issue 21) | — |\n", growth(func(s soakSample) int64 { return s.liveKB }))
 	fmt.Fprintf(&b, "| resident set of the whole tree (%d processes at the end) | %s | none set yet (issue 21) | — |\n\n", last.procs, growth(func(s soakSample) int64 { return s.treeKB }))
 	var xs []string
 	for _, s := range samples {
-		xs = append(xs, fmt.Sprintf("%.0f s %.1f/%.1f", s.at.Seconds(), float64(s.selfKB)/1024, float64(s.treeKB)/1024))
+		xs = append(xs, fmt.Sprintf("%.0f s %.1f/%.0f/%.1f", s.at.Seconds(), float64(s.selfKB)/1024, float64(s.liveKB)/1024, float64(s.treeKB)/1024))
 	}
-	fmt.Fprintf(&b, "Samples (time: run-mcp/whole tree, MiB): %s.\n\n%s\n", strings.Join(xs, ", "), soakEnd)
+	fmt.Fprintf(&b, "Samples (time: run-mcp's resident set/its live heap/the whole tree's resident set, MiB): %s.\n\n%s\n", strings.Join(xs, ", "), soakEnd)
 	return b.String()
 }
 
