@@ -3,8 +3,12 @@
 #   make            build bin/run-mcp and bin/run-mcp-demo (default goal)
 #   make deps       install the real MCP servers the tests spawn (npm ci), only when needed
 #   make test       go vet + go test -race (installs deps first); CI runs exactly this
-#   make bench      every performance measure beside its floor; writes docs/BENCHMARKS.md
-#                   (knobs: make bench BENCHFLAGS='-rounds 15 -peer-rounds 5'; -quick for a smoke run)
+#   make bench      every performance measure beside its floor, and the speed devices' same-run
+#                   A/B rows; writes docs/BENCHMARKS.md (knobs: make bench BENCHFLAGS='-rounds 15
+#                   -peer-rounds 5'; -quick for a smoke run; -ab=false without the A/B rows)
+#   make soak       the memory soak (SOAK=10m of mixed agent traffic); writes the Soak section of
+#                   docs/BENCHMARKS.md, which make bench keeps (one kind of traffic alone, to
+#                   find what grows: make soak SOAK=2m SOAKFLAGS='-soak-mix big -out /tmp/soak.md')
 #   make bench-go   the go test benchmarks in ./test/bench/... (saved under test/bench/out/)
 #   make demo       build, then run `bash scripts/demo-tour.sh`
 #   make lint       gofmt must list nothing, plus go vet
@@ -48,9 +52,11 @@ BENCHTIME  ?= 20x
 BENCHCOUNT ?= 1
 BENCH_OUT  := test/bench/out
 BENCHFLAGS ?=
+SOAK       ?= 10m
+SOAKFLAGS  ?=
 
 .DEFAULT_GOAL := build
-.PHONY: build deps test bench bench-go demo lint cross npm docs goreleaser conformance
+.PHONY: build deps test bench bench-go soak demo lint cross npm docs goreleaser conformance
 
 # A static binary (no cgo) starts in about 1 ms less, and run-mcp starts one
 # more copy of itself per target (its supervisor), so it pays twice. The
@@ -72,6 +78,10 @@ test: deps
 
 bench: deps build
 	$(GO) run ./test/bench/report -runmcp $(BIN) $(BENCHFLAGS)
+
+# Not part of make bench: it runs for SOAK (ten minutes) by design.
+soak: build
+	$(GO) run ./test/bench/report -runmcp $(BIN) -soak $(SOAK) $(SOAKFLAGS)
 
 bench-go: deps
 	@mkdir -p $(BENCH_OUT)

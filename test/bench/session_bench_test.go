@@ -10,8 +10,8 @@ import (
 )
 
 // BenchmarkSessionWarmCall: a call from a shell against a warm session
-// (the server already running behind its daemon). Peers measured here:
-// mcpdo 320–380 ms, mcporter 435–570 ms, mcpc 1,000–1,200 ms.
+// (the server already running behind its daemon). make bench measures the
+// peers' warm calls beside it (docs/BENCHMARKS.md).
 func BenchmarkSessionWarmCall(b *testing.B) {
 	cmd, err := targets.ServerEverything()
 	targets.Require(b, err)

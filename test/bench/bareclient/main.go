@@ -7,7 +7,8 @@
 //	bareclient COMMAND [ARG...]
 //
 // It starts COMMAND with pipes on its stdin and stdout (its stderr is
-// discarded), then, one JSON-RPC message per line:
+// discarded) and the environment run-mcp gives a target (PATH, HOME, SHELL
+// and USER only), then, one JSON-RPC message per line:
 //
 //  1. sends initialize (id 1, protocolVersion "2025-11-25", capabilities {},
 //     clientInfo {name "bare", version "0"}) and reads lines until the
@@ -61,6 +62,7 @@ func main() {
 		os.Exit(2)
 	}
 	cmd := exec.Command(os.Args[1], os.Args[2:]...)
+	cmd.Env = targetEnv()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		fail(nil, err)

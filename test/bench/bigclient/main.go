@@ -42,6 +42,7 @@ func main() {
 	chars, err := strconv.Atoi(os.Args[1])
 	check(err)
 	cmd := exec.Command(os.Args[3], os.Args[4:]...)
+	cmd.Env = targetEnv()
 	in, err := cmd.StdinPipe()
 	check(err)
 	out, err := cmd.StdoutPipe()

@@ -20,6 +20,7 @@ func main() {
 		os.Exit(2)
 	}
 	cmd := exec.Command(os.Args[1], os.Args[2:]...)
+	cmd.Env = targetEnv()
 	cmd.Stdout = os.Stdout
 	stderr, err := cmd.StderrPipe()
 	if err == nil {

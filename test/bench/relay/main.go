@@ -1,7 +1,7 @@
 // Command relay is a benchmark floor: the least a program between an MCP
 // client and its server can do. It starts the server given as its arguments
-// and copies lines both ways, one goroutine per direction, decoding
-// nothing. The agent rows of make bench run it beside the direct connection
+// (with the environment run-mcp gives a target) and copies lines both ways,
+// one goroutine per direction, decoding nothing. The agent rows of make bench run it beside the direct connection
 // and run-mcp, so the cost of having any process in between (two more pipe
 // hops per call, and the wake-ups they take) is measured, not assumed.
 //
@@ -22,6 +22,7 @@ func main() {
 		os.Exit(64)
 	}
 	c := exec.Command(os.Args[1], os.Args[2:]...)
+	c.Env = targetEnv()
 	c.Stderr = os.Stderr
 	in, err := c.StdinPipe()
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,11 +27,62 @@ type rpc struct {
 	pending map[int64]chan []byte
 	next    atomic.Int64
 	done    chan struct{}
+	stderr  *tailWriter
 }
 
-func startRPC(env []string, argv ...string) (*rpc, error) {
+// stderrTail is the end of what the process wrote to stderr, for an error.
+func (r *rpc) stderrTail() string { return strings.TrimSpace(r.stderr.String()) }
+
+// tailWriter keeps the last few kilobytes written to it, and hands each
+// whole line to tap when there is one.
+type tailWriter struct {
+	mu      sync.Mutex
+	buf     []byte
+	tap     func(line string)
+	partial []byte
+}
+
+const tailMax = 4 << 10
+
+func (t *tailWriter) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailMax {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailMax:]...)
+	}
+	if t.tap != nil {
+		t.partial = append(t.partial, p...)
+		for {
+			i := bytes.IndexByte(t.partial, '\n')
+			if i < 0 {
+				break
+			}
+			t.tap(string(t.partial[:i]))
+			t.partial = t.partial[i+1:]
+		}
+		if len(t.partial) > tailMax { // a line that never ends is not one to read
+			t.partial = t.partial[:0]
+		}
+	}
+	return len(p), nil
+}
+
+func (t *tailWriter) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+// startRPC starts argv with exactly the environment env and talks
+// JSON-RPC to it over its stdio.
+func startRPC(env []string, argv ...string) (*rpc, error) { return startRPCTap(env, nil, argv...) }
+
+// startRPCTap is startRPC that hands each line the process writes to
+// stderr to tap.
+func startRPCTap(env []string, tap func(line string), argv ...string) (*rpc, error) {
 	c := exec.Command(argv[0], argv[1:]...)
-	c.Env = append(os.Environ(), env...)
+	c.Env = env
 	in, err := c.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -39,10 +91,15 @@ func startRPC(env []string, argv ...string) (*rpc, error) {
 	if err != nil {
 		return nil, err
 	}
+	tail := &tailWriter{tap: tap}
+	c.Stderr = tail
+	// A grandchild that outlives the process and keeps its stderr must not
+	// hold up Wait for ever.
+	c.WaitDelay = 5 * time.Second
 	if err := c.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
 	}
-	r := &rpc{cmd: c, in: in, pending: map[int64]chan []byte{}, done: make(chan struct{})}
+	r := &rpc{cmd: c, in: in, pending: map[int64]chan []byte{}, done: make(chan struct{}), stderr: tail}
 	go r.read(bufio.NewReaderSize(out, 1<<20))
 	return r, nil
 }
@@ -158,19 +215,32 @@ func (c caller) echo(connection string) error {
 }
 
 // agentEnv starts what the agent rows compare: a direct connection to the
-// target, and run-mcp's agent server connected to the same target.
+// target, the bare relays, and run-mcp's agent server connected to the same
+// target. The direct target gets exactly the environment run-mcp gives its
+// targets (targetEnv); run-mcp and the relays get the report's own, plus env.
 type agentEnv struct {
 	runMCP string
 	relay  string // test/bench/relay
 	// test/bench/pollrelay: the same copying on one thread, outside the
 	// Go scheduler
 	pollRelay string
+	rusage    string // test/bench/rusage, for the memory of process trees
 	target    []string
 	env       []string
 }
 
+// with is the same set-up measuring another run-mcp binary, or the same one
+// with more environment (an A/B variant).
+func (a agentEnv) with(runMCP string, env ...string) agentEnv {
+	a.runMCP = runMCP
+	a.env = append(append([]string(nil), a.env...), env...)
+	return a
+}
+
+func (a agentEnv) procEnv() []string { return append(os.Environ(), a.env...) }
+
 func (a agentEnv) direct() (caller, error) {
-	r, err := startRPC(a.env, a.target...)
+	r, err := startRPC(targetEnv(), a.target...)
 	if err != nil {
 		return caller{}, err
 	}
@@ -205,35 +275,121 @@ func (a agentEnv) relayed() (caller, error) { return a.relayedBy(a.relay) }
 
 // relayedBy is a direct connection with the relay program given in between.
 func (a agentEnv) relayedBy(relay string) (caller, error) {
-	r, err := startRPC(a.env, append([]string{relay}, a.target...)...)
+	r, err := startRPC(a.procEnv(), append([]string{relay}, a.target...)...)
 	if err != nil {
 		return caller{}, err
 	}
 	return caller{r: r}, r.initialize()
 }
 
+// connectWidth is how many connect_to_mcp calls the report keeps in flight
+// while it opens many named connections (and how many direct targets it
+// starts at once): an agent opening its servers one by one would take
+// minutes for a thousand.
+const connectWidth = 8
+
+// agent starts run-mcp's agent server and opens names named connections to
+// the target (one named "bench" when names is 0).
 func (a agentEnv) agent(names int, args ...string) (caller, error) {
-	r, err := startRPC(a.env, append([]string{a.runMCP}, args...)...)
+	r, err := startRPC(a.procEnv(), append([]string{a.runMCP}, args...)...)
 	if err != nil {
 		return caller{}, err
 	}
 	if err := r.initialize(); err != nil {
-		return caller{}, err
+		r.close()
+		return caller{}, fmt.Errorf("%w (stderr: %s)", err, r.stderrTail())
 	}
+	cmd, _ := json.Marshal(a.target[0])
 	targetArgs, _ := json.Marshal(a.target[1:])
-	for i := range max(names, 1) {
+	err = parallel(max(names, 1), connectWidth, func(i int) error {
 		name := "bench"
 		if names > 0 {
 			name = connName(i)
 		}
-		cmd, _ := json.Marshal(a.target[0])
-		if _, err := r.call("tools/call", `{"name":"connect_to_mcp","arguments":{"command":`+string(cmd)+
-			`,"args":`+string(targetArgs)+`,"name":"`+name+`"}}`); err != nil {
-			r.close()
-			return caller{}, err
-		}
+		_, err := r.call("tools/call", `{"name":"connect_to_mcp","arguments":{"command":`+string(cmd)+
+			`,"args":`+string(targetArgs)+`,"name":"`+name+`"}}`)
+		return err
+	})
+	if err != nil {
+		r.close()
+		return caller{}, err
 	}
 	return caller{r: r, through: true}, nil
+}
+
+// parallel runs f(0..n-1), width at a time, and returns the first error.
+func parallel(n, width int, f func(i int) error) error {
+	var next atomic.Int64
+	var first atomic.Value
+	var wg sync.WaitGroup
+	for range min(width, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || first.Load() != nil {
+					return
+				}
+				if err := f(i); err != nil {
+					first.CompareAndSwap(nil, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err, _ := first.Load().(error); err != nil {
+		return err
+	}
+	return nil
+}
+
+// treeKB is the sum of the peak RSS of the processes pids and all their
+// descendants, and how many there are (test/bench/rusage -tree).
+func (a agentEnv) treeKB(pids ...int) (int64, int, error) {
+	t, err := readTree(a.rusage, pids...)
+	return t.peakKB, t.procs, err
+}
+
+// treeMem is what test/bench/rusage -tree reads of running process trees.
+type treeMem struct {
+	peakKB int64   // the sum of the peak RSS of every process
+	procs  int     // how many
+	rssKB  int64   // the sum of their RSS now
+	depth  []int64 // the sum of the peaks at each depth (0: the roots)
+}
+
+// at is the sum of the peaks at depth d.
+func (t treeMem) at(d int) int64 {
+	if d < len(t.depth) {
+		return t.depth[d]
+	}
+	return 0
+}
+
+func readTree(rusage string, pids ...int) (treeMem, error) {
+	args := []string{"-tree"}
+	for _, p := range pids {
+		args = append(args, strconv.Itoa(p))
+	}
+	out, err := exec.Command(rusage, args...).Output()
+	if err != nil {
+		return treeMem{}, fmt.Errorf("rusage -tree: %w", err)
+	}
+	f := strings.Fields(string(out))
+	var n []int64
+	for _, x := range f {
+		v, err := strconv.ParseInt(x, 10, 64)
+		if err != nil {
+			return treeMem{}, fmt.Errorf("rusage -tree printed %q: %w", out, err)
+		}
+		n = append(n, v)
+	}
+	if len(n) < 3 {
+		return treeMem{}, fmt.Errorf("rusage -tree printed %q", out)
+	}
+	return treeMem{peakKB: n[0], procs: int(n[1]), rssKB: n[2], depth: n[3:]}, nil
 }
 
 func connName(i int) string { return fmt.Sprintf("c%03d", i) }
@@ -282,7 +438,10 @@ type burst struct {
 	perSec float64
 	p99    time.Duration
 	errors int
-	rssKB  int64
+	rssKB  int64 // run-mcp's own peak RSS (0 for the direct side)
+	treeKB int64 // the sum of the peak RSS of every process of the side
+	procs  int   // how many processes that is
+	supKB  int64 // the peak RSS of run-mcp's children: its supervisor
 }
 
 // fire starts calls all at once, spread over the callers by connection, and

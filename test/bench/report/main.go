@@ -31,15 +31,19 @@ type config struct {
 	fanConns    int
 	fanCalls    int
 	fanRounds   int
+	abConns     int
+	abCalls     int
+	abRounds    int
 	stderrBytes int64
 	bigChars    int
 	peers       bool
+	ab          bool
 	only        *regexp.Regexp
 }
 
 // bins are the programs measured and the floors, built once.
 type bins struct {
-	runMCP, demo, bare, hello, pipe, big, target, rusage, relay, pollRelay string
+	runMCP, demo, bare, hello, pipe, big, target, rusage, relay, pollRelay, sock, burn string
 }
 
 func main() {
@@ -47,24 +51,38 @@ func main() {
 	var runMCP, out, only string
 	flag.IntVar(&cfg.rounds, "rounds", 7, "interleaved rounds of each process measure (medians over them)")
 	flag.IntVar(&cfg.startRounds, "start-rounds", 100, "interleaved rounds of the process-start measures (the fast-target listing, the warm call): "+
-		"a few milliseconds each, whose medians over a dozen rounds moved by more than their 1 ms goals from one run to the next")
+		"a few milliseconds each, whose medians over a dozen rounds move from one run to the next")
 	flag.IntVar(&cfg.peerRounds, "peer-rounds", 3, "rounds of each peer client measure")
 	flag.IntVar(&cfg.seqCalls, "seq-calls", 2000, "sequential calls per side for the agent latency")
 	flag.IntVar(&cfg.flightCalls, "flight-calls", 20000, "calls per round for the 128-in-flight throughput")
-	flag.IntVar(&cfg.fanConns, "fan-conns", 200, "named connections of the burst measure")
-	flag.IntVar(&cfg.fanCalls, "fan-calls", 20000, "calls fired at once over them")
-	flag.IntVar(&cfg.fanRounds, "fan-rounds", 3, "rounds of the burst measure (medians over them: one burst's p99 swings by 2× on a shared machine)")
+	flag.IntVar(&cfg.fanConns, "fan-conns", 1000, "named connections of the burst measure (run-mcp gets --max-connections this)")
+	flag.IntVar(&cfg.fanCalls, "fan-calls", 100_000, "calls fired at once over them")
+	flag.IntVar(&cfg.fanRounds, "fan-rounds", 3, "rounds of the burst measure (medians over them: one burst's p99 swings widely on a shared machine)")
+	flag.BoolVar(&cfg.ab, "ab", true, "measure the speed devices' same-run A/B rows, at idle and beside two CPU burners")
+	flag.IntVar(&cfg.abConns, "ab-conns", 200, "named connections of the A/B rows' burst")
+	flag.IntVar(&cfg.abCalls, "ab-calls", 20000, "calls fired at once over them")
+	flag.IntVar(&cfg.abRounds, "ab-rounds", 3, "rounds of each A/B measure, per condition (idle, beside the burners)")
 	flag.Int64Var(&cfg.stderrBytes, "stderr-bytes", 1<<30, "bytes of stderr the flooding target writes")
 	flag.IntVar(&cfg.bigChars, "big-chars", 20_000_000, "characters of the big tool result")
 	flag.BoolVar(&cfg.peers, "peers", true, "measure the peer clients too (installed by test/bench/peers.sh)")
 	flag.StringVar(&runMCP, "runmcp", "", "the run-mcp binary to measure (default: build ./cmd/run-mcp as make build does)")
 	flag.StringVar(&out, "out", defaultOut, "where to write the report")
 	flag.StringVar(&only, "only", "", "run only the measures whose name matches this regular expression")
-	quick := flag.Bool("quick", false, "a short smoke run: 3 rounds, 64 MiB of stderr, a smaller burst, no peers")
+	quick := flag.Bool("quick", false, "a short smoke run: 3 rounds, 64 MiB of stderr, smaller bursts, one A/B round, no peers")
+	soak := flag.Duration("soak", 0, "instead of the benchmarks: the memory soak for this long (make soak: 10m), written into its own section of -out")
+	soakMix := flag.String("soak-mix", "all", "the soak's kinds of step, by commas: all, or echo, big, stderr, log, slow, reconnect (to find which one grows)")
 	flag.Parse()
 	if *quick {
 		cfg.rounds, cfg.startRounds, cfg.peerRounds, cfg.seqCalls, cfg.flightCalls = 3, 20, 1, 300, 3000
 		cfg.fanConns, cfg.fanCalls, cfg.stderrBytes, cfg.peers = 20, 2000, 64<<20, false
+		cfg.abConns, cfg.abCalls, cfg.abRounds = 20, 2000, 1
+	}
+	if *soak > 0 {
+		if err := soakMain(*soak, *soakMix, runMCP, out); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if only != "" {
 		cfg.only = regexp.MustCompile(only)
@@ -94,6 +112,9 @@ func realMain(cfg config, runMCP, out string) error {
 		return err
 	}
 	rep := &report{cfg: cfg, started: time.Now(), args: os.Args[1:], runMCP: b.runMCP}
+	if old, err := os.ReadFile(outPath(root, out)); err == nil {
+		rep.soak = soakSection(string(old)) // a full run keeps the last soak's section
+	}
 	env := []string{"TMPDIR=" + tmp} // spill files and session records stay in the run's directory
 	ms := measures(cfg, b, env, tmp)
 	results := make([][]row, len(ms))
@@ -121,10 +142,7 @@ func realMain(cfg config, runMCP, out string) error {
 		}
 	}
 	rep.finished = time.Now()
-	path := out
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(root, path)
-	}
+	path := outPath(root, out)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -145,21 +163,27 @@ func realMain(cfg config, runMCP, out string) error {
 
 const defaultOut = "docs/BENCHMARKS.md"
 
+func outPath(root, out string) string {
+	if filepath.IsAbs(out) {
+		return out
+	}
+	return filepath.Join(root, out)
+}
+
 // heavy names the measures that keep both CPUs busy for seconds to a
 // minute.
 func heavy(name string) bool {
 	switch name {
-	case "agent-throughput", "agent-burst", "stderr-flood", "big-result", "peers":
+	case "agent-throughput", "agent-burst", "stderr-flood", "big-result", "peers", "ab-agent", "ab-shell":
 		return true
 	}
 	return false
 }
 
 // runOrder runs the measures that time single processes in milliseconds
-// first, then the heavy ones. On this VM process starts are slower after
-// sustained load: the hello-world floor took 1.4 ms in a run that began
-// rested and 2.3-2.5 ms in runs where it came after the three-round burst,
-// and the rows whose goals are a millisecond or so moved by several.
+// first, then the heavy ones (the A/B rows, with their CPU burners, last of
+// all). On this VM process starts are slower after sustained load, and the
+// rows that time a few milliseconds move with them.
 func runOrder(ms []measure) []int {
 	var light, later []int
 	for i, m := range ms {
@@ -189,7 +213,8 @@ func build(dir, runMCP string) (bins, error) {
 		pkg string
 	}{{&b.bare, "./test/bench/bareclient"}, {&b.hello, "./test/bench/hello"}, {&b.pipe, "./test/bench/pipereader"},
 		{&b.big, "./test/bench/bigclient"}, {&b.target, "./test/fixtures/benchtarget"}, {&b.rusage, "./test/bench/rusage"},
-		{&b.relay, "./test/bench/relay"}, {&b.pollRelay, "./test/bench/pollrelay"}} {
+		{&b.relay, "./test/bench/relay"}, {&b.pollRelay, "./test/bench/pollrelay"}, {&b.sock, "./test/bench/sockclient"},
+		{&b.burn, "./test/bench/burn"}} {
 		p, err := targets.BuildBinary(dir, x.pkg)
 		if err != nil {
 			return b, err

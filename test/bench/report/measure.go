@@ -12,12 +12,16 @@ import (
 )
 
 // run is one finished command: wall time, CPU (user+system, the command and
-// the descendants it reaped), peak RSS (the largest of those processes), its
-// stdout, and when its last stdout byte and its exit came.
+// the descendants it reaped), peak RSS (the largest of those processes), the
+// sum of the peak RSS of every process of its tree and how many there were
+// (through the rusage wrapper only), its stdout, and when its last stdout
+// byte and its exit came.
 type run struct {
 	wall     time.Duration
 	cpu      time.Duration
 	maxRSSKB int64
+	treeKB   int64
+	procs    int
 	out      string
 	lastOut  time.Time
 	exited   time.Time
@@ -86,11 +90,12 @@ func runWith(wrapper string, env []string, argv ...string) (run, error) {
 	}
 	r.cpu, r.maxRSSKB = usage(c.ProcessState)
 	if usageR != nil {
-		var cpuNS, kb int64
-		if _, err := fmt.Fscan(usageR, &cpuNS, &kb); err != nil {
+		var cpuNS, kb, tree int64
+		var procs int
+		if _, err := fmt.Fscan(usageR, &cpuNS, &kb, &tree, &procs); err != nil {
 			return r, fmt.Errorf("read the rusage of %s: %w", argv[0], err)
 		}
-		r.cpu, r.maxRSSKB = time.Duration(cpuNS), kb
+		r.cpu, r.maxRSSKB, r.treeKB, r.procs = time.Duration(cpuNS), kb, tree, procs
 	}
 	return r, nil
 }
@@ -117,6 +122,17 @@ func median[T int64 | float64 | time.Duration](xs []T) T {
 
 // percentile p (0..100) of durations, nearest rank.
 func percentile(xs []time.Duration, p float64) time.Duration {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	k := int(float64(len(s))*p/100+0.5) - 1
+	return s[min(max(k, 0), len(s)-1)]
+}
+
+// percentileF is percentile for plain numbers.
+func percentileF(xs []float64, p float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
@@ -155,6 +171,7 @@ func field[T any](rs []run, f func(run) T) []T {
 func walls(rs []run) []time.Duration { return field(rs, func(r run) time.Duration { return r.wall }) }
 func cpus(rs []run) []time.Duration  { return field(rs, func(r run) time.Duration { return r.cpu }) }
 func rss(rs []run) []int64           { return field(rs, func(r run) int64 { return r.maxRSSKB }) }
+func trees(rs []run) []int64         { return field(rs, func(r run) int64 { return r.treeKB }) }
 func exitAfter(rs []run) []time.Duration {
 	return field(rs, func(r run) time.Duration { return r.exited.Sub(r.lastOut) })
 }

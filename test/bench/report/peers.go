@@ -39,6 +39,13 @@ func peers(cfg config, b bins, env []string, tmp string) ([]row, error) {
 	if err := os.WriteFile(cfgFile, j, 0o600); err != nil {
 		return nil, err
 	}
+	// mcporter keeps a server warm in its daemon only for a config entry
+	// that asks for it (its README, "Keep MCP servers warm with the daemon").
+	mcporterCfg := filepath.Join(home, "mcporter.json")
+	j, _ = json.Marshal(map[string]any{"mcpServers": map[string]any{"everything": map[string]any{"command": ev[0], "args": ev[1:], "lifecycle": "keep-alive"}}})
+	if err := os.WriteFile(mcporterCfg, j, 0o600); err != nil {
+		return nil, err
+	}
 	step := func(argv ...string) error { _, err := runCmd(penv, argv...); return err }
 	seq := func(steps ...[]string) func() (run, error) {
 		return func() (run, error) {
@@ -52,6 +59,9 @@ func peers(cfg config, b bins, env []string, tmp string) ([]row, error) {
 		}
 	}
 	mcpdo, mcporter, mcpc := filepath.Join(bin, "mcpdo"), filepath.Join(bin, "mcporter"), filepath.Join(bin, "mcpc")
+	// mcpdo's daemon outlives its disconnects (it stays warm for the next
+	// connect): stop it when the peers are done, so the run leaves nothing.
+	defer func() { _ = step(mcpdo, "daemon", "stop") }()
 	stdioArgs := []string{"--stdio", ev[0]}
 	for _, a := range ev[1:] {
 		stdioArgs = append(stdioArgs, "--stdio-arg", a)
@@ -91,8 +101,8 @@ func peers(cfg config, b bins, env []string, tmp string) ([]row, error) {
 			[]string{mcpdo, "disconnect", "warm"}, []string{mcpdo, "--connection", "warm", "tools/call", "echo", "message:=\"hi\""}},
 		{"mcpc `@session tools-call`", []string{mcpc, "connect", cfgFile + ":everything", "@warm"},
 			[]string{mcpc, "close", "@warm"}, []string{mcpc, "@warm", "tools-call", "echo", "message:=\"hi\""}},
-		{"mcporter `call --stdio` (no session without a config entry: one-shot)", nil, nil,
-			append(append([]string{mcporter, "call"}, stdioArgs...), "echo", "message=hi")},
+		{"mcporter `call everything.echo` (a keep-alive config entry, on its daemon)", []string{mcporter, "daemon", "start", "--config", mcporterCfg},
+			[]string{mcporter, "daemon", "stop", "--config", mcporterCfg}, []string{mcporter, "call", "everything.echo", "message=hi", "--config", mcporterCfg}},
 	}
 	fns = fns[:0]
 	opened := make([]error, len(sessions))

@@ -22,7 +22,8 @@ func (r *report) summary() string {
 	b.WriteString("| measure | run-mcp (against its floor) | goal | met |\n| --- | --- | --- | --- |\n")
 	for _, s := range r.sections {
 		for _, x := range s.rows {
-			if x.goal == "" || x.goal == "—" || strings.HasPrefix(x.goal, "none") {
+			// The A/B rows are summed up by their verdicts.
+			if x.goal == "" || x.goal == "—" || strings.HasPrefix(x.goal, "none") || strings.HasPrefix(x.measure, "A/B ") {
 				continue
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", x.measure, x.subject, x.goal, x.met)

@@ -25,6 +25,7 @@ type report struct {
 	args              []string
 	runMCP            string
 	sections          []section
+	soak              string // the soak's section, kept from the last make soak
 }
 
 func (r *report) add(title string, rows []row) {
@@ -41,13 +42,20 @@ func (r *report) markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Benchmarks\n\n")
 	fmt.Fprintf(&b, "Written by `make bench` (`go run ./test/bench/report`); every figure below comes from the run it describes. ")
-	fmt.Fprintf(&b, "Each measure runs side by side with its floor (small standard-library programs under `test/bench`), interleaved round by round, and the figures are medians. The measures that time single processes run first and the ones that keep both CPUs busy (throughput, burst, stderr flood, big result, peers) after them, since on this VM sustained load slows the process starts that follow. ")
-	fmt.Fprintf(&b, "CPU and peak RSS of a command are taken by `test/bench/rusage` (a small parent, since on Linux a child inherits its parent's peak RSS at exec) and count the processes it reaped: run-mcp's supervisor and the target, which for those rows is `test/fixtures/benchtarget` (a few MB).\n\n")
+	fmt.Fprintf(&b, "Each measure runs side by side with its floor (small standard-library programs under `test/bench`), interleaved round by round, and the figures are medians. ")
+	fmt.Fprintf(&b, "Both sides run the same target the same way: a floor gives its target exactly the environment run-mcp gives one (PATH, HOME, SHELL and USER). ")
+	fmt.Fprintf(&b, "Memory is the whole process tree on both sides, the sum of the peak RSS of every process in it (run-mcp, its supervisors and the targets; the floor and its targets): `test/bench/rusage` samples /proc while a command runs, and reads it once at the end for the servers the report keeps running. ")
+	fmt.Fprintf(&b, "The measures that time single processes run first and the ones that keep both CPUs busy (throughput, burst, stderr flood, big result, peers, then the A/B rows with their CPU burners) after them, since on this VM sustained load slows the process starts that follow. ")
+	fmt.Fprintf(&b, "The A/B rows measure each speed device left in the product on and off in the same run, at idle and beside two CPU-burning processes (`test/bench/burn`); a device is off in a build of this very tree with the device's code changed through `go build -overlay` (the change is named in the row; the product has no such switch), or through an environment variable the product honours.\n\n")
 	fmt.Fprintf(&b, "- Date: %s (took %s)\n", r.started.Format("2006-01-02 15:04 MST"), r.finished.Sub(r.started).Round(time.Second))
 	fmt.Fprintf(&b, "- Machine: %s\n", machineLine())
 	fmt.Fprintf(&b, "- Command: `go run ./test/bench/report %s`\n", strings.Join(r.args, " "))
-	fmt.Fprintf(&b, "- Knobs: %d rounds (%d for the process starts), %d sequential calls, %d calls at 128 in flight, %d connections × %d calls (%d rounds), %s of stderr, a %s-character result, peers %v\n\n",
-		r.cfg.rounds, r.cfg.startRounds, r.cfg.seqCalls, r.cfg.flightCalls, r.cfg.fanConns, r.cfg.fanCalls, r.cfg.fanRounds, bytesIEC(r.cfg.stderrBytes), thousands(int64(r.cfg.bigChars)), r.cfg.peers)
+	if v := runtimeEnv(); v != "" {
+		fmt.Fprintf(&b, "- Go runtime settings in the environment (run-mcp and the floors inherit them; the targets do not): %s\n", v)
+	}
+	fmt.Fprintf(&b, "- Knobs: %d rounds (%d for the process starts), %d sequential calls, %d calls at 128 in flight, %d connections × %d calls (%d rounds), %s of stderr, a %s-character result, peers %v; A/B %v: %d rounds per condition, a burst of %d connections × %d calls\n\n",
+		r.cfg.rounds, r.cfg.startRounds, r.cfg.seqCalls, r.cfg.flightCalls, r.cfg.fanConns, r.cfg.fanCalls, r.cfg.fanRounds, bytesIEC(r.cfg.stderrBytes), thousands(int64(r.cfg.bigChars)), r.cfg.peers,
+		r.cfg.ab, r.cfg.abRounds, r.cfg.abConns, r.cfg.abCalls)
 	for _, s := range r.sections {
 		fmt.Fprintf(&b, "## %s\n\n| measure | floor | run-mcp | goal | met |\n| --- | --- | --- | --- | --- |\n", s.title)
 		for _, x := range s.rows {
@@ -55,7 +63,24 @@ func (r *report) markdown() string {
 		}
 		b.WriteString("\n")
 	}
+	if r.soak != "" {
+		b.WriteString(r.soak)
+		b.WriteString("\n")
+	}
 	return b.String()
+}
+
+// runtimeEnv names the Go runtime's variables set in the report's own
+// environment, which change how run-mcp runs (GOMEMLIMIT=off turns off its
+// soft memory limit).
+func runtimeEnv() string {
+	var set []string
+	for _, name := range []string{"GOMAXPROCS", "GOMEMLIMIT", "GOGC", "GODEBUG"} {
+		if v, ok := os.LookupEnv(name); ok {
+			set = append(set, "`"+name+"="+v+"`")
+		}
+	}
+	return strings.Join(set, ", ")
 }
 
 func machineLine() string {

@@ -1,0 +1,390 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/run-mcp/run-mcp/test/targets"
+)
+
+// A device is a speed device left in the product (a spin, a GOMAXPROCS
+// setting, a fast path, a buffer size): the A/B rows measure the product as
+// it is (on) against the same tree with the device taken out (off), in the
+// same run, at idle and beside two CPU burners. It stays only if it wins in
+// both.
+type device struct {
+	name string // what it is and where it lives
+	// Off is either a change to the tree, built with go build -overlay (the
+	// product has no switch for it), or environment the product honours.
+	edit *edit
+	env  []string
+}
+
+// edit replaces old, which must occur exactly once in file, with new.
+type edit struct{ file, old, new string }
+
+func (d device) off() string {
+	if d.edit != nil {
+		return fmt.Sprintf("a build of this tree with `%s` in %s replaced by `%s`", oneLine(d.edit.old), d.edit.file, oneLine(d.edit.new))
+	}
+	return "the same binary with " + strings.Join(d.env, " ") + " in its environment"
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// The agent server's devices (cli/agent.go, mcpfront/hostio.go).
+var (
+	growPipe = device{name: "the agent server's 1 MiB stdin and stdout pipes (`wire.GrowPipe` in cli/agent.go)",
+		edit: &edit{file: "cli/agent.go", old: "\twire.GrowPipe(os.Stdin)\n\twire.GrowPipe(os.Stdout)\n", new: "\t_ = wire.GrowPipe\n"}}
+	coalesce = device{name: "coalesced frames to the host (`lockedWriter` in mcpfront/hostio.go)",
+		edit: &edit{file: "mcpfront/hostio.go", old: "if l.queued.Add(-1) == 0 || err != nil {", new: "if _ = l.queued.Add(-1); true {"}}
+	memLimit = device{name: "the agent server's 64 MiB soft memory limit (`debug.SetMemoryLimit` in cli/agent.go)", env: []string{"GOMEMLIMIT=off"}}
+	supEnv   = device{name: "the supervisor's one P and GOGC=50 (its environment, in wire/supervisor_linux.go)",
+		edit: &edit{file: "wire/supervisor_linux.go", old: `Env:   []string{"TZ=", "GOMAXPROCS=1", "GOGC=50"},`, new: `Env:   []string{"TZ="},`}}
+)
+
+// The shell's devices: the session daemon's one P, and the one-shot
+// command's spare supervisor started during the package inits.
+var (
+	daemonProcs = device{name: "the session daemon's one P (`runtime.GOMAXPROCS(1)` in cli/session/daemon.go)",
+		env: []string{"GOMAXPROCS=" + strconv.Itoa(runtime.NumCPU())}}
+	prestart = device{name: "a one-shot command's supervisor started before its connect (`reg.Prestart()` in cli/oneshot.go)",
+		edit: &edit{file: "cli/oneshot.go", old: "\t\treg.Prestart()\n", new: "\t\t_ = reg.Prestart\n"}}
+)
+
+// buildVariant builds run-mcp (and the demo server beside it) from this
+// tree into dir, with e applied through go build -overlay when e is not
+// nil. missing is set, and nothing built, when e.old is not in its file
+// exactly once: the device has gone or changed, and its row says so.
+func buildVariant(dir string, e *edit) (bin, missing string, err error) {
+	var flags []string
+	if e != nil {
+		root, err := targets.RepoRoot()
+		if err != nil {
+			return "", "", err
+		}
+		file := filepath.Join(root, e.file)
+		src, err := os.ReadFile(file)
+		if err != nil {
+			return "", "", err
+		}
+		if n := strings.Count(string(src), e.old); n != 1 {
+			return "", fmt.Sprintf("`%s` occurs %d times in %s, not once: the device has gone or changed", oneLine(e.old), n, e.file), nil
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", "", err
+		}
+		patched := filepath.Join(dir, filepath.Base(e.file))
+		if err := os.WriteFile(patched, []byte(strings.Replace(string(src), e.old, e.new, 1)), 0o644); err != nil {
+			return "", "", err
+		}
+		overlay, _ := json.Marshal(map[string]map[string]string{"Replace": {file: patched}})
+		ov := filepath.Join(dir, "overlay.json")
+		if err := os.WriteFile(ov, overlay, 0o644); err != nil {
+			return "", "", err
+		}
+		flags = append(flags, "-overlay="+ov)
+	}
+	bin, err = targets.BuildBinaryFlags(dir, targets.RunMCP, flags...)
+	return bin, "", err
+}
+
+// burners starts n processes that each keep a CPU busy; stop ends them.
+func burners(bin string, n int) (stop func(), err error) {
+	var cmds []*exec.Cmd
+	var pipes []io.WriteCloser
+	stop = func() {
+		for _, p := range pipes {
+			_ = p.Close()
+		}
+		for _, c := range cmds {
+			_ = c.Wait()
+		}
+	}
+	for range n {
+		c := exec.Command(bin)
+		in, err := c.StdinPipe()
+		if err != nil {
+			stop()
+			return nil, err
+		}
+		if err := c.Start(); err != nil {
+			stop()
+			return nil, err
+		}
+		cmds, pipes = append(cmds, c), append(pipes, in)
+	}
+	return stop, nil
+}
+
+// conditions are the two settings every A/B is measured in.
+var conditions = []struct {
+	name    string
+	burners int
+}{{"at idle", 0}, {"beside two CPU burners", 2}}
+
+// agentVariant is one side of the agent server's A/Bs.
+type agentVariant struct {
+	dev    *device // nil: the product as it is
+	a      agentEnv
+	lat    []time.Duration
+	flight []float64
+	bursts []burst
+}
+
+// abAgent measures the agent server's devices: each off against the
+// product as it is, on sequential latency, 128 calls in flight and a burst
+// over many connections, at idle and beside the burners.
+func abAgent(cfg config, b bins, a agentEnv, tmp string) ([]row, error) {
+	if !cfg.ab {
+		return nil, nil
+	}
+	base, _, err := buildVariant(filepath.Join(tmp, "ab-base"), nil)
+	if err != nil {
+		return nil, err
+	}
+	var rows []row
+	variants := []*agentVariant{{a: a.with(base)}}
+	for _, d := range []device{growPipe, coalesce, memLimit, supEnv} {
+		bin := base
+		if d.edit != nil {
+			var missing string
+			bin, missing, err = buildVariant(filepath.Join(tmp, "ab-"+strconv.Itoa(len(variants))), d.edit)
+			if err != nil {
+				return nil, err
+			}
+			if missing != "" {
+				rows = append(rows, row{measure: "A/B: " + d.name, floor: "—", subject: "not measured: " + missing, goal: "—", met: "—"})
+				continue
+			}
+		}
+		variants = append(variants, &agentVariant{dev: &d, a: a.with(bin, d.env...)})
+	}
+	for _, cond := range conditions {
+		for _, v := range variants {
+			v.lat, v.flight, v.bursts = nil, nil, nil
+		}
+		stop, err := burners(b.burn, cond.burners)
+		if err != nil {
+			return nil, err
+		}
+		err = measureAgentVariants(cfg, variants)
+		stop()
+		if err != nil {
+			return nil, err
+		}
+		on := variants[0]
+		for _, v := range variants[1:] {
+			rows = append(rows, agentABRow(cond.name, on, v))
+		}
+	}
+	return append(rows, verdicts(rows)...), nil
+}
+
+func measureAgentVariants(cfg config, vs []*agentVariant) error {
+	var cs []caller
+	defer func() {
+		for _, c := range cs {
+			c.r.close()
+		}
+	}()
+	for _, v := range vs {
+		c, err := v.a.agent(0)
+		if err != nil {
+			return err
+		}
+		cs = append(cs, c)
+	}
+	c := cfg
+	c.rounds = cfg.abRounds * 2 // flightRates runs rounds/2
+	lat, err := latencies(c, cs)
+	if err != nil {
+		return err
+	}
+	flight, err := flightRates(c, cs)
+	if err != nil {
+		return err
+	}
+	for i, v := range vs {
+		v.lat, v.flight = lat[i], flight[i]
+	}
+	// An agent server per variant with the burst's connections, all kept
+	// for the rounds.
+	ts := make([]caller, len(vs))
+	defer func() {
+		for _, t := range ts {
+			if t.r != nil {
+				t.r.close()
+			}
+		}
+	}()
+	for i, v := range vs {
+		t, err := startThrough(cfg.abConns, v.a)
+		if err != nil {
+			return err
+		}
+		ts[i] = t
+	}
+	for range cfg.abRounds {
+		for i, v := range vs {
+			v.bursts = append(v.bursts, fire(cfg.abCalls, func(k int) (caller, string) { return ts[i], connName(k % cfg.abConns) }))
+		}
+	}
+	for i, v := range vs {
+		t, err := readTree(v.a.rusage, ts[i].r.cmd.Process.Pid)
+		if err != nil {
+			return err
+		}
+		for k := range v.bursts {
+			v.bursts[k].treeKB, v.bursts[k].procs, v.bursts[k].rssKB, v.bursts[k].supKB = t.peakKB, t.procs, t.at(0), t.at(1)
+		}
+	}
+	return nil
+}
+
+func agentABRow(cond string, on, off *agentVariant) row {
+	son, soff := summarise(on.bursts), summarise(off.bursts)
+	lon, loff := median(on.lat), median(off.lat)
+	fon, foff := median(on.flight), median(off.flight)
+	figures := func(lat time.Duration, flight float64, s burstSummary) string {
+		return fmt.Sprintf("sequential %.3f ms; 128 in flight %.0f calls/s; burst %.0f calls/s, p99 %.0f ms, run-mcp itself %s, its supervisor %s, whole tree %s",
+			ms(lat), flight, s.perSec, s.p99, mib(s.rssKB), mib(s.supKB), mib(s.treeKB))
+	}
+	ratios := fmt.Sprintf(" (on/off: sequential %.2f×, 128 in flight %.2f×, burst %.2f×, p99 %.2f×, run-mcp itself %.2f×, supervisor %.2f×)",
+		float64(lon)/float64(loff), fon/foff, son.perSec/soff.perSec, son.p99/soff.p99, float64(son.rssKB)/float64(soff.rssKB), float64(son.supKB)/float64(soff.supKB))
+	r := row{measure: fmt.Sprintf("A/B %s: %s", cond, off.dev.name), floor: "off, " + off.dev.off() + ": " + figures(loff, foff, soff),
+		subject: "on: " + figures(lon, fon, son) + ratios}
+	var wins bool
+	switch off.dev.name {
+	case memLimit.name:
+		r.goal = "on: lower peak memory of run-mcp itself in the burst, at no more than 5% of its throughput"
+		wins = son.rssKB < soff.rssKB && son.perSec >= 0.95*soff.perSec
+	case supEnv.name:
+		r.goal = "on: a smaller supervisor in the burst, at no more than 5% of its throughput"
+		wins = son.supKB < soff.supKB && son.perSec >= 0.95*soff.perSec
+	case coalesce.name:
+		r.goal = "on: more calls/s, 128 in flight and in the burst"
+		wins = fon > foff && son.perSec > soff.perSec
+	default:
+		r.goal = "on: more calls/s in the burst"
+		wins = son.perSec > soff.perSec
+	}
+	r.met = "loses"
+	if wins {
+		r.met = "wins"
+	}
+	return r
+}
+
+// verdicts is one row per device: keep it only if it won in both
+// conditions.
+func verdicts(rows []row) []row {
+	type tally struct{ won, measured int }
+	var order []string
+	t := map[string]*tally{}
+	for _, r := range rows {
+		_, name, ok := strings.Cut(r.measure, ": ")
+		if !ok || (r.met != "wins" && r.met != "loses") {
+			continue
+		}
+		if t[name] == nil {
+			t[name] = &tally{}
+			order = append(order, name)
+		}
+		t[name].measured++
+		if r.met == "wins" {
+			t[name].won++
+		}
+	}
+	var out []row
+	for _, name := range order {
+		x := t[name]
+		v := "keep: it wins at idle and beside the burners"
+		if x.won < x.measured {
+			v = fmt.Sprintf("delete: it wins in %d of the %d conditions", x.won, x.measured)
+		}
+		out = append(out, row{measure: "verdict: " + name, floor: "—", subject: v, goal: "wins in both", met: yes(x.won == x.measured)})
+	}
+	return out
+}
+
+// abShell measures the shell's devices: the session daemon's one P on warm
+// calls (two sessions of the same target, one started with GOMAXPROCS in
+// its environment), and the spare supervisor on the one-shot listing.
+func abShell(cfg config, b bins, env []string, tmp string, target []string) ([]row, error) {
+	if !cfg.ab {
+		return nil, nil
+	}
+	var rows []row
+	on, err := openSession(env, tmp, b.runMCP, "ab-on", target)
+	if err != nil {
+		return nil, err
+	}
+	defer on.close()
+	off, err := openSession(append(append([]string(nil), env...), daemonProcs.env...), tmp, b.runMCP, "ab-off", target)
+	if err != nil {
+		return nil, err
+	}
+	defer off.close()
+	call := func(s *session) func() (run, error) {
+		return func() (run, error) { return runCmd(env, b.runMCP, "call", "echo", "message=hi", "--session", s.name) }
+	}
+	spareOff, missing, err := buildVariant(filepath.Join(tmp, "ab-prestart"), prestart.edit)
+	if err != nil {
+		return nil, err
+	}
+	spareOn, _, err := buildVariant(filepath.Join(tmp, "ab-base"), nil)
+	if err != nil {
+		return nil, err
+	}
+	list := func(bin string) func() (run, error) {
+		return func() (run, error) { return runCmd(env, bin, "list-tools", "--", b.demo) }
+	}
+	for _, cond := range conditions {
+		stop, err := burners(b.burn, cond.burners)
+		if err != nil {
+			return nil, err
+		}
+		s, err := interleave(cfg.startRounds, call(on), call(off))
+		var l [][]run
+		if err == nil && missing == "" {
+			l, err = interleave(cfg.startRounds, list(spareOn), list(spareOff))
+		}
+		stop()
+		if err != nil {
+			return nil, err
+		}
+		won, woff := median(walls(s[0])), median(walls(s[1]))
+		rows = append(rows, row{measure: fmt.Sprintf("A/B %s: %s", cond.name, daemonProcs.name),
+			floor:   fmt.Sprintf("off, the daemon started with %s: warm `call` %.2f ms", strings.Join(daemonProcs.env, " "), ms(woff)),
+			subject: fmt.Sprintf("on: %.2f ms (%.2f×)", ms(won), float64(won)/float64(woff)),
+			goal:    "on: a faster warm call", met: winsIf(won < woff)})
+		if missing != "" {
+			continue
+		}
+		lon, loff := median(walls(l[0])), median(walls(l[1]))
+		rows = append(rows, row{measure: fmt.Sprintf("A/B %s: %s", cond.name, prestart.name),
+			floor:   fmt.Sprintf("off, %s: one-shot `list-tools` against bin/run-mcp-demo %.2f ms", prestart.off(), ms(loff)),
+			subject: fmt.Sprintf("on: %.2f ms (%.2f×)", ms(lon), float64(lon)/float64(loff)),
+			goal:    "on: a faster one-shot listing", met: winsIf(lon < loff)})
+	}
+	if missing != "" {
+		rows = append(rows, row{measure: "A/B: " + prestart.name, floor: "—", subject: "not measured: " + missing, goal: "—", met: "—"})
+	}
+	return append(rows, verdicts(rows)...), nil
+}
+
+func winsIf(ok bool) string {
+	if ok {
+		return "wins"
+	}
+	return "loses"
+}
