@@ -445,11 +445,6 @@ func isCode(err error, code string) bool {
 	return ok && ce.Code == code
 }
 
-// Prestart starts the process that will supervise this registry's targets
-// without waiting for it, for a command that knows it will spawn one: the
-// supervisor's start then overlaps the command's own work.
-func (r *Registry) Prestart() { r.env.spawner.Prestart() }
-
 // Close stops every target, in parallel, then the spawner. It refuses new
 // connections from its first moment.
 func (r *Registry) Close() {

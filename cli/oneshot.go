@@ -103,9 +103,6 @@ func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion s
 		SignalAtOnce: true, // the answer is in hand: nothing is gained by waiting on a target that ignores stdin EOF
 		ClientInfo:   mcp.Implementation{Name: "run-mcp", Version: clientVersion}})
 	defer reg.Close()
-	if !cfg.IsHTTP() {
-		reg.Prestart()
-	}
 	start := time.Now()
 	io.status("%s", connectingLine(cfg))
 	done := io.fb.wait("the handshake with " + cfg.Target())

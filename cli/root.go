@@ -113,6 +113,11 @@ With a subcommand it runs one headless call and prints JSON:
 				Scan: g.scan, Protocol: g.protocol, MaxConnections: g.maxConnections, IdleMinutes: g.agentIdle, Version: version})
 		},
 	}
+	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) {
+		if cmd != root {
+			limitHeadlessMemory()
+		}
+	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
 	root.Flags().BoolP("version", "V", false, "output the version number")

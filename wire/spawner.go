@@ -12,7 +12,7 @@ var ErrSpawnerClosed = errors.New("run-mcp is shutting down: no new server proce
 
 // Spawner starts the targets of one run-mcp engine (a Registry owns one).
 // On Linux it runs them all under one supervisor process, started by the
-// first spawn (or by Prestart); elsewhere it starts them itself.
+// first spawn; elsewhere it starts them itself.
 //
 // Every child of run-mcp's own is forked from one goroutine locked to its OS
 // thread for the Spawner's life. Linux delivers the parent-death signal when
@@ -26,34 +26,15 @@ type Spawner struct {
 	mu      sync.Mutex
 	closed  bool
 	started bool // the forking goroutine runs: started by the first call
-	// early are the Prestart goroutines, waited for by Close.
-	early sync.WaitGroup
-	plat  platformSpawner
+	plat    platformSpawner
 }
 
 // NewSpawner returns a Spawner; its forking goroutine, and on Linux its
-// supervisor, start with the first spawn or Prestart, so that one that never
+// supervisor, start with the first spawn, so that one that never
 // starts a child costs nothing. Close it after every child it started has
 // been stopped.
 func NewSpawner() *Spawner {
 	return &Spawner{calls: make(chan func()), done: make(chan struct{})}
-}
-
-// Prestart starts what the first spawn needs (on Linux, the supervisor
-// process) without waiting for it, so that its start overlaps the caller's
-// own work: a command that knows it will start a server calls it early in
-// main. Without it the first spawn starts it.
-func (s *Spawner) Prestart() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return
-	}
-	s.early.Add(1)
-	go func() {
-		defer s.early.Done()
-		s.plat.prestart(s)
-	}()
 }
 
 func (s *Spawner) loop() {
@@ -100,7 +81,6 @@ func (s *Spawner) Close() {
 		s.mu.Lock()
 		s.closed = true
 		s.mu.Unlock()
-		s.early.Wait()
 		s.plat.close()
 		s.mu.Lock()
 		close(s.calls)

@@ -1,12 +1,11 @@
 package wire
 
 import (
-	"os"
 	"sync"
 )
 
 // platformSpawner holds the Spawner's supervisor process: one for all its
-// targets, started by the first spawn (or Prestart), and started again by
+// targets, started by the first spawn, and started again by
 // the next spawn if it was lost (killed, or found wedged and killed).
 type platformSpawner struct {
 	mu  sync.Mutex
@@ -34,12 +33,6 @@ func (p *platformSpawner) supervisor(s *Spawner) (*supervisor, error) {
 	}
 	p.sup = sup
 	return sup, nil
-}
-
-func (p *platformSpawner) prestart(s *Spawner) {
-	if _, err := os.Stat(selfExe); err == nil {
-		_, _ = p.supervisor(s) // a failure is the first spawn's to report
-	}
 }
 
 // close ends the supervisor: it reads end of file, kills whatever is left

@@ -6,5 +6,4 @@ package wire
 // elsewhere a spawn needs nothing started beforehand.
 type platformSpawner struct{}
 
-func (*platformSpawner) prestart(*Spawner) {}
-func (*platformSpawner) close()            {}
+func (*platformSpawner) close() {}

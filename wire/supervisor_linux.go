@@ -68,11 +68,9 @@ func startSupervisor() (*supervisor, error) {
 	// catchable so that it can still kill everything when run-mcp is gone.
 	// Its stderr is run-mcp's, for the one line it writes if it must stop
 	// every server. TZ set empty spares an init function the parsing of
-	// /etc/localtime. It does little but fork and read /proc: one P and a
-	// tighter heap goal keep it small (15 MB holding 1,000 targets, against
-	// 18 MB with the defaults; most of it the binary's own pages).
+	// /etc/localtime.
 	pid, err := syscall.ForkExec(selfExe, supervise.Command(filepath.Base(os.Args[0])), &syscall.ProcAttr{
-		Env:   []string{"TZ=", "GOMAXPROCS=1", "GOGC=50"},
+		Env:   []string{"TZ="},
 		Files: []uintptr{uintptr(null), uintptr(null), 2, uintptr(fds[1])}, // fds[1] lands on supervise.ConnFD
 		Sys:   &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM},
 	})

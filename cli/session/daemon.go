@@ -10,7 +10,6 @@ import (
 	"log"
 	"net"
 	"os"
-	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -69,15 +68,6 @@ type daemon struct {
 // error: the daemon exits loudly rather than live deaf).
 // words name the shell's flags in the engine's messages (timeouts).
 func RunDaemon(ctx context.Context, version string, words actors.Words, h Handler, specIn io.Reader, status *os.File, logw io.Writer) error {
-	if os.Getenv("GOMAXPROCS") == "" { // a setting the user made wins
-		// One processor: a daemon serves one target, and its work on a
-		// request is short and waits on the target. With a second one, every
-		// hand-off between its goroutines (the connection's, the watcher, the
-		// target's reader) woke an idle thread that raced for the work; on a
-		// machine already busy with the client and the target, that cost a
-		// warm call a tenth of a millisecond or more.
-		runtime.GOMAXPROCS(1)
-	}
 	logger := log.New(logw, "", log.LstdFlags|log.Lmicroseconds)
 	var spec Spec
 	if err := json.NewDecoder(io.LimitReader(specIn, MaxRequest)).Decode(&spec); err != nil {

@@ -5,19 +5,10 @@ package main
 import (
 	"fmt"
 	"os"
-	"runtime/debug"
 
 	"github.com/run-mcp/run-mcp/cli"
 	"github.com/run-mcp/run-mcp/internal/supervise"
 )
-
-// softMemoryLimit makes the collector work harder as the heap nears it, so a
-// large result passing through costs a small multiple of its size in peak
-// memory rather than whatever GOGC's doubling allows. It is soft: a bigger
-// message still succeeds, just with more collection. The agent server,
-// which holds many connections and calls at once, raises it when it starts
-// (cli/agent.go).
-const softMemoryLimit = 48 << 20
 
 func main() {
 	// run-mcp's helpers (the supervisor of its servers, and the exec
@@ -29,9 +20,6 @@ func main() {
 	if msg := openFilesTooFew(); msg != "" {
 		fmt.Fprintln(os.Stderr, msg)
 		os.Exit(cli.ExitUnavail)
-	}
-	if os.Getenv("GOMEMLIMIT") == "" { // a limit the user set wins
-		debug.SetMemoryLimit(softMemoryLimit)
 	}
 	id := current()
 	// The version alone is what the agent server reports as serverInfo.version

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -40,25 +39,13 @@ func (d device) off() string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// The agent server's devices (cli/agent.go, mcpfront/hostio.go).
-var (
-	growPipe = device{name: "the agent server's 1 MiB stdin and stdout pipes (`wire.GrowPipe` in cli/agent.go)",
-		edit: &edit{file: "cli/agent.go", old: "\twire.GrowPipe(os.Stdin)\n\twire.GrowPipe(os.Stdout)\n", new: "\t_ = wire.GrowPipe\n"}}
-	coalesce = device{name: "coalesced frames to the host (`lockedWriter` in mcpfront/hostio.go)",
-		edit: &edit{file: "mcpfront/hostio.go", old: "if l.queued.Add(-1) == 0 || err != nil {", new: "if _ = l.queued.Add(-1); true {"}}
-	memLimit = device{name: "the agent server's 64 MiB soft memory limit (`debug.SetMemoryLimit` in cli/agent.go)", env: []string{"GOMEMLIMIT=off"}}
-	supEnv   = device{name: "the supervisor's one P and GOGC=50 (its environment, in wire/supervisor_linux.go)",
-		edit: &edit{file: "wire/supervisor_linux.go", old: `Env:   []string{"TZ=", "GOMAXPROCS=1", "GOGC=50"},`, new: `Env:   []string{"TZ="},`}}
-)
+// The agent server's device: frames to the host coalesced under one lock.
+var coalesce = device{name: "coalesced frames to the host (`lockedWriter` in mcpfront/hostio.go)",
+	edit: &edit{file: "mcpfront/hostio.go", old: "if l.queued.Add(-1) == 0 || err != nil {", new: "if _ = l.queued.Add(-1); true {"}}
 
-// The shell's devices: the session daemon's one P, and the one-shot
-// command's spare supervisor started during the package inits.
-var (
-	daemonProcs = device{name: "the session daemon's one P (`runtime.GOMAXPROCS(1)` in cli/session/daemon.go)",
-		env: []string{"GOMAXPROCS=" + strconv.Itoa(runtime.NumCPU())}}
-	prestart = device{name: "a one-shot command's supervisor started before its connect (`reg.Prestart()` in cli/oneshot.go)",
-		edit: &edit{file: "cli/oneshot.go", old: "\t\treg.Prestart()\n", new: "\t\t_ = reg.Prestart\n"}}
-)
+// The wire's device: the target's stderr pipe grown to a megabyte.
+var stderrPipe = device{name: "the target's 1 MiB stderr pipe (`growPipe` in wire/process.go)",
+	edit: &edit{file: "wire/process.go", old: "\t\tgrowPipe(p.stderrR)\n", new: "\t\t_ = growPipe\n"}}
 
 // buildVariant builds run-mcp (and the demo server beside it) from this
 // tree into dir, with e applied through go build -overlay when e is not
@@ -153,7 +140,7 @@ func abAgent(cfg config, b bins, a agentEnv, tmp string) ([]row, error) {
 	}
 	var rows []row
 	variants := []*agentVariant{{a: a.with(base)}}
-	for _, d := range []device{growPipe, coalesce, memLimit, supEnv} {
+	for _, d := range []device{coalesce} {
 		bin := base
 		if d.edit != nil {
 			var missing string
@@ -262,25 +249,8 @@ func agentABRow(cond string, on, off *agentVariant) row {
 		float64(lon)/float64(loff), fon/foff, son.perSec/soff.perSec, son.p99/soff.p99, float64(son.rssKB)/float64(soff.rssKB), float64(son.supKB)/float64(soff.supKB))
 	r := row{measure: fmt.Sprintf("A/B %s: %s", cond, off.dev.name), floor: "off, " + off.dev.off() + ": " + figures(loff, foff, soff),
 		subject: "on: " + figures(lon, fon, son) + ratios}
-	var wins bool
-	switch off.dev.name {
-	case memLimit.name:
-		r.goal = "on: lower peak memory of run-mcp itself in the burst, at no more than 5% of its throughput"
-		wins = son.rssKB < soff.rssKB && son.perSec >= 0.95*soff.perSec
-	case supEnv.name:
-		r.goal = "on: a smaller supervisor in the burst, at no more than 5% of its throughput"
-		wins = son.supKB < soff.supKB && son.perSec >= 0.95*soff.perSec
-	case coalesce.name:
-		r.goal = "on: more calls/s, 128 in flight and in the burst"
-		wins = fon > foff && son.perSec > soff.perSec
-	default:
-		r.goal = "on: more calls/s in the burst"
-		wins = son.perSec > soff.perSec
-	}
-	r.met = "loses"
-	if wins {
-		r.met = "wins"
-	}
+	r.goal = "on: more calls/s, 128 in flight and in the burst"
+	r.met = winsIf(fon > foff && son.perSec > soff.perSec)
 	return r
 }
 
@@ -316,68 +286,52 @@ func verdicts(rows []row) []row {
 	return out
 }
 
-// abShell measures the shell's devices: the session daemon's one P on warm
-// calls (two sessions of the same target, one started with GOMAXPROCS in
-// its environment), and the spare supervisor on the one-shot listing.
-func abShell(cfg config, b bins, env []string, tmp string, target []string) ([]row, error) {
+// abStderr measures the stderr pipe's size on the stderr flood: a one-shot
+// `call` of the flooding tool through each build, at idle and beside the
+// burners.
+func abStderr(cfg config, b bins, tmp string, flood func(bin string) func() (run, error)) ([]row, error) {
 	if !cfg.ab {
 		return nil, nil
 	}
+	off, missing, err := buildVariant(filepath.Join(tmp, "ab-stderr"), stderrPipe.edit)
+	if err != nil {
+		return nil, err
+	}
+	if missing != "" {
+		return []row{{measure: "A/B: " + stderrPipe.name, floor: "—", subject: "not measured: " + missing, goal: "—", met: "—"}}, nil
+	}
+	on, _, err := buildVariant(filepath.Join(tmp, "ab-base"), nil)
+	if err != nil {
+		return nil, err
+	}
 	var rows []row
-	on, err := openSession(env, tmp, b.runMCP, "ab-on", target)
-	if err != nil {
-		return nil, err
-	}
-	defer on.close()
-	off, err := openSession(append(append([]string(nil), env...), daemonProcs.env...), tmp, b.runMCP, "ab-off", target)
-	if err != nil {
-		return nil, err
-	}
-	defer off.close()
-	call := func(s *session) func() (run, error) {
-		return func() (run, error) { return runCmd(env, b.runMCP, "call", "echo", "message=hi", "--session", s.name) }
-	}
-	spareOff, missing, err := buildVariant(filepath.Join(tmp, "ab-prestart"), prestart.edit)
-	if err != nil {
-		return nil, err
-	}
-	spareOn, _, err := buildVariant(filepath.Join(tmp, "ab-base"), nil)
-	if err != nil {
-		return nil, err
-	}
-	list := func(bin string) func() (run, error) {
-		return func() (run, error) { return runCmd(env, bin, "list-tools", "--", b.demo) }
-	}
 	for _, cond := range conditions {
 		stop, err := burners(b.burn, cond.burners)
 		if err != nil {
 			return nil, err
 		}
-		s, err := interleave(cfg.startRounds, call(on), call(off))
-		var l [][]run
-		if err == nil && missing == "" {
-			l, err = interleave(cfg.startRounds, list(spareOn), list(spareOff))
-		}
+		s, err := interleave(max(cfg.abRounds, 2), flood(on), flood(off))
 		stop()
 		if err != nil {
 			return nil, err
 		}
-		won, woff := median(walls(s[0])), median(walls(s[1]))
-		rows = append(rows, row{measure: fmt.Sprintf("A/B %s: %s", cond.name, daemonProcs.name),
-			floor:   fmt.Sprintf("off, the daemon started with %s: warm `call` %.2f ms", strings.Join(daemonProcs.env, " "), ms(woff)),
-			subject: fmt.Sprintf("on: %.2f ms (%.2f×)", ms(won), float64(won)/float64(woff)),
-			goal:    "on: a faster warm call", met: winsIf(won < woff)})
-		if missing != "" {
-			continue
+		var rates [2][]float64
+		var longest [2][]time.Duration
+		for side := range s {
+			for _, r := range s[side] {
+				rate, l, err := floodRate(r)
+				if err != nil {
+					return nil, err
+				}
+				rates[side], longest[side] = append(rates[side], rate), append(longest[side], l)
+			}
 		}
-		lon, loff := median(walls(l[0])), median(walls(l[1]))
-		rows = append(rows, row{measure: fmt.Sprintf("A/B %s: %s", cond.name, prestart.name),
-			floor:   fmt.Sprintf("off, %s: one-shot `list-tools` against bin/run-mcp-demo %.2f ms", prestart.off(), ms(loff)),
-			subject: fmt.Sprintf("on: %.2f ms (%.2f×)", ms(lon), float64(lon)/float64(loff)),
-			goal:    "on: a faster one-shot listing", met: winsIf(lon < loff)})
-	}
-	if missing != "" {
-		rows = append(rows, row{measure: "A/B: " + prestart.name, floor: "—", subject: "not measured: " + missing, goal: "—", met: "—"})
+		ron, roff := median(rates[0]), median(rates[1])
+		lon, loff := median(longest[0]), median(longest[1])
+		rows = append(rows, row{measure: fmt.Sprintf("A/B %s: %s", cond.name, stderrPipe.name),
+			floor:   fmt.Sprintf("off, %s: %.1fM lines/s, longest write %.1f ms", stderrPipe.off(), roff/1e6, ms(loff)),
+			subject: fmt.Sprintf("on: %.1fM lines/s (%.2f×), longest write %.1f ms", ron/1e6, ron/roff, ms(lon)),
+			goal:    "on: more lines/s", met: winsIf(ron > roff)})
 	}
 	return append(rows, verdicts(rows)...), nil
 }

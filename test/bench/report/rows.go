@@ -76,7 +76,12 @@ func measures(cfg config, b bins, env []string, tmp string) []measure {
 			return peers(cfg, b, env, tmp)
 		}},
 		{"ab-agent", secAB, func() ([]row, error) { return abAgent(cfg, b, a, tmp) }},
-		{"ab-shell", secAB, func() ([]row, error) { return abShell(cfg, b, env, tmp, demo) }},
+		{"ab-stderr", secAB, func() ([]row, error) {
+			n := strconv.FormatInt(cfg.stderrBytes, 10)
+			return abStderr(cfg, b, tmp, func(bin string) func() (run, error) {
+				return mcmd(bin, "call", "flood_stderr", "bytes:="+n, "--", b.target)
+			})
+		}},
 	}
 }
 
