@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,13 +30,8 @@ import (
 // then goes to its connection without a goroutine of its own (calls.go),
 // and every other tool runs on a goroutine (they connect, stop, read files).
 func (f *front) toolCall(ctx context.Context, r *request) {
-	var p struct {
-		Name           string                     `json:"name"`
-		Arguments      json.RawMessage            `json:"arguments"`
-		RequestState   *string                    `json:"requestState"`
-		InputResponses map[string]json.RawMessage `json:"inputResponses"`
-	}
-	if err := json.Unmarshal(r.params, &p); err != nil {
+	p := &r.decoded
+	if err := r.decodeErr; err != nil && !inMeta(err) {
 		f.replyError(r, mcp.INVALID_PARAMS, "Invalid params: tools/call needs params {name, arguments}: "+err.Error())
 		return
 	}
@@ -61,6 +58,13 @@ func (f *front) toolCall(ctx context.Context, r *request) {
 		return
 	}
 	f.runHandler(ctx, r, d, args)
+}
+
+// inMeta says a decoding error is about _meta alone, which a call does not
+// need whole: the rest of its params were decoded all the same.
+func inMeta(err error) bool {
+	var typ *json.UnmarshalTypeError
+	return errors.As(err, &typ) && (typ.Field == "_meta" || strings.HasPrefix(typ.Field, "_meta."))
 }
 
 // decodeArgs reads a call's arguments with their numbers as the host wrote

@@ -29,15 +29,20 @@ type hostFrame struct {
 	Error   json.RawMessage `json:"error"`
 }
 
-// reqMeta is what run-mcp reads of a request's _meta: the progress token
-// the host offers, and what a 2026-07-28 host declares on every request.
-type reqMeta struct {
+// reqParams is what run-mcp reads of a request's params, decoded once: the
+// _meta of every request (the progress token the host offers, and what a
+// 2026-07-28 host declares on each), and the fields of tools/call.
+type reqParams struct {
 	Meta struct {
 		ProgressToken json.RawMessage         `json:"progressToken"`
 		Protocol      string                  `json:"io.modelcontextprotocol/protocolVersion"`
 		Capabilities  *mcp.ClientCapabilities `json:"io.modelcontextprotocol/clientCapabilities"`
 		LogLevel      mcp.LoggingLevel        `json:"io.modelcontextprotocol/logLevel"`
 	} `json:"_meta"`
+	Name           string                     `json:"name"`
+	Arguments      json.RawMessage            `json:"arguments"`
+	RequestState   *string                    `json:"requestState"`
+	InputResponses map[string]json.RawMessage `json:"inputResponses"`
 }
 
 // readLoop reads the host's stdin, one message per line, until it ends.
@@ -164,8 +169,8 @@ func (f *front) notification(method string, params json.RawMessage) {
 // request serves one request of the host.
 func (f *front) request(ctx context.Context, fr *hostFrame) {
 	r := &request{id: fr.ID, key: string(fr.ID), method: *fr.Method, params: fr.Params}
-	var m reqMeta
-	_ = json.Unmarshal(fr.Params, &m)
+	m := &r.decoded
+	r.decodeErr = json.Unmarshal(fr.Params, m)
 	r.token = m.Meta.ProgressToken
 	if string(r.token) == "null" {
 		r.token = nil
@@ -320,6 +325,10 @@ type request struct {
 	key    string
 	method string
 	params json.RawMessage
+	// decoded is params as request read them; decodeErr says why they did
+	// not fit (tools/call answers it; the other methods read what fitted).
+	decoded   reqParams
+	decodeErr error
 	// modern: the request came with 2026-07-28's _meta; caps is what the
 	// host declared (on the request, or at initialize).
 	modern   bool
