@@ -35,6 +35,8 @@ type globals struct {
 	protocol       string
 	maxConnections int
 	env            []string
+	headers        []string // --header 'Name: value'
+	bearerEnv      string   // --bearer-env NAME
 	connectTimeout int
 	showStderr     bool
 	raw            bool
@@ -97,6 +99,8 @@ func (g *globals) addProtocolTo(f *pflag.FlagSet) {
 func (g *globals) addTarget(cmd *cobra.Command, raw string) {
 	f := cmd.Flags()
 	f.StringArrayVarP(&g.env, "env", "e", nil, "Environment variable for the target, KEY=VALUE (repeatable; the first = splits)")
+	f.StringArrayVarP(&g.headers, "header", "H", nil, "HTTP header for an HTTP target, 'Name: value' (repeatable; sent to the target's origin only, never shown)")
+	f.StringVar(&g.bearerEnv, "bearer-env", "", "For an HTTP target: send Authorization: Bearer with the value of this environment variable")
 	f.Var(millis{&g.connectTimeout, "--connect-timeout", true}, "connect-timeout", "Milliseconds to wait for the handshake (default 30000)")
 	g.addRequestTimeoutTo(f)
 	g.addProtocolTo(f)
@@ -216,6 +220,10 @@ func (g *globals) config(target []string) (actors.Config, error) {
 	if len(target) == 0 {
 		return cfg, exitf(ExitUsage, "no target command: the server to run must follow run-mcp's words, separated by '--', e.g. run-mcp list-tools -- node my-server.js (or an http:// URL), or --server NAME for one registered with your client (run-mcp servers lists them)")
 	}
+	headers, err := g.parseHeaders()
+	if err != nil {
+		return cfg, err
+	}
 	if strings.HasPrefix(target[0], "http://") || strings.HasPrefix(target[0], "https://") {
 		if len(target) > 1 {
 			return cfg, exitf(ExitUsage, "an HTTP target is one URL; got extra words %q", target[1:])
@@ -223,8 +231,11 @@ func (g *globals) config(target []string) (actors.Config, error) {
 		if len(env) > 0 {
 			return cfg, httpEnv(wire.EnvKeys(env))
 		}
-		cfg.URL = target[0]
+		cfg.URL, cfg.Headers = target[0], headers
 		return cfg, nil
+	}
+	if len(headers) > 0 {
+		return cfg, stdioHeaders(headerKeys(headers))
 	}
 	dir, err := os.Getwd()
 	if err != nil {

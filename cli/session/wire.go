@@ -111,7 +111,11 @@ type Caller struct {
 	EnvHash  string   `json:"env_hash,omitempty"`
 	// EnvHashes fingerprint each value alone (see Record.EnvHashes).
 	EnvHashes map[string]string `json:"env_hashes,omitempty"`
-	Protocol  string            `json:"protocol,omitempty"` // "": not given
+	// HeadersGiven says the call names HTTP headers; HeaderHashes
+	// fingerprint each value alone, by name (values never travel here).
+	HeadersGiven bool              `json:"headers_given,omitempty"`
+	HeaderHashes map[string]string `json:"header_hashes,omitempty"`
+	Protocol     string            `json:"protocol,omitempty"` // "": not given
 }
 
 // Reply is the daemon's answer: what the command printed and its exit code.

@@ -111,9 +111,16 @@ func run(t *testing.T, args ...string) result {
 // runIn runs run-mcp to completion with TMPDIR=tmp.
 func runIn(t *testing.T, tmp string, args ...string) result {
 	t.Helper()
+	return runWith(t, tmp, nil, args...)
+}
+
+// runWith is runIn with more environment (it wins over the defaults).
+func runWith(t *testing.T, tmp string, env []string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	c := commandIn(t, ctx, tmp, args...)
+	c.Env = append(c.Env, env...)
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb
 	start := time.Now()
