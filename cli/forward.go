@@ -288,10 +288,10 @@ func attachOrStart(cmd *cobra.Command, g *globals, io streams, dir string, sp *s
 	// sessioned command prints only its result).
 	done := io.withFeedback(cmd).fb.wait("the handshake with " + cfg.Target())
 	rec, err = session.Start(dir, session.Spec{Name: name, Command: cfg.Spec.Command, Args: cfg.Spec.Args, Env: cfg.Spec.Env, Cwd: cfg.Spec.Dir,
-		URL: cfg.URL, Headers: cfg.Headers, Protocol: cfg.Era.String(), ConnectTimeoutMS: g.connectTimeout, RequestTimeoutMS: g.requestMS, IdleMinutes: g.idleTimeout}, wait)
+		URL: cfg.URL, Headers: cfg.Headers, OAuth: cfg.OAuth, Protocol: cfg.Era.String(), ConnectTimeoutMS: g.connectTimeout, RequestTimeoutMS: g.requestMS, IdleMinutes: g.idleTimeout}, wait)
 	done()
 	if err != nil {
-		return nil, false, withStartHints(withEraHint(err, cfg.Era), cfg)
+		return nil, false, sessionNeedsLogin(withStartHints(withEraHint(err, cfg.Era), cfg), cfg)
 	}
 	return rec, true, nil
 }

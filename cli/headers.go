@@ -2,10 +2,14 @@ package cli
 
 import (
 	"net/http"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
 
+	"github.com/spf13/pflag"
+
+	"github.com/run-mcp/run-mcp/internal/oauth"
 	"github.com/run-mcp/run-mcp/wire"
 )
 
@@ -94,4 +98,26 @@ func headerKeys(h map[string]string) []string {
 func stdioHeaders(keys []string) error {
 	return exitf(ExitUsage, "--header and --bearer-env (%s) reach an HTTP target only: a server run-mcp starts talks over stdio, which has no headers. "+
 		"Pass its credentials with --env KEY=VALUE instead", strings.Join(keys, ", "))
+}
+
+// addOAuthTo adds the flags of a client registered with an HTTP target's
+// authorization server beforehand: run-mcp uses it instead of registering.
+func (g *globals) addOAuthTo(f *pflag.FlagSet) {
+	f.StringVar(&g.oauth.ClientID, "client-id", "", "For an HTTP target's OAuth: the ID of a client registered with its authorization server (instead of registering one)")
+	f.StringVar(&g.oauth.ClientSecret, "client-secret", "", "With --client-id: its secret, if it has one")
+	f.StringVar(&g.oauth.ClientMetadataURL, "client-metadata-url", "", "For an HTTP target's OAuth: the https URL of a client ID metadata document describing run-mcp, used as its client ID where the authorization server takes one")
+}
+
+// checkOAuth refuses OAuth flags that cannot work, before anything runs.
+func checkOAuth(o oauth.Options) error {
+	if o.ClientSecret != "" && o.ClientID == "" {
+		return exitf(ExitUsage, "--client-secret goes with --client-id: give the ID of the client the secret belongs to")
+	}
+	if u := o.ClientMetadataURL; u != "" {
+		p, err := url.Parse(u)
+		if err != nil || p.Scheme != "https" || p.Host == "" || p.Path == "" || p.Path == "/" {
+			return exitf(ExitUsage, "--client-metadata-url must be an https:// URL with a path (the client ID metadata document), got %q", u)
+		}
+	}
+	return nil
 }

@@ -28,3 +28,14 @@ func TestHeadersAreParsedAndNeverQuoted(t *testing.T) {
 		}
 	}
 }
+
+// $BROWSER is a list of commands separated as PATH is; %s stands for the
+// URL, else it is the last word; the first command found is used.
+func TestBrowserCommandLine(t *testing.T) {
+	if _, err := startBrowser("no-such-browser-for-run-mcp", "http://x"); err == nil || !strings.Contains(err.Error(), "no-such-browser-for-run-mcp") {
+		t.Errorf("a missing browser: %v", err)
+	}
+	if _, err := startBrowser("", "http://x"); err == nil {
+		t.Error("an empty $BROWSER names no command")
+	}
+}

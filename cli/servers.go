@@ -98,7 +98,7 @@ func (g *globals) withConfig(cfg actors.Config, l configscan.Launch) (actors.Con
 			}
 			merged[k] = v
 		}
-		cfg.URL, cfg.Headers = l.URL, merged
+		cfg.URL, cfg.Headers, cfg.OAuth = l.URL, merged, g.oauth
 		return cfg, nil
 	}
 	if len(headers) > 0 {

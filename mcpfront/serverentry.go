@@ -50,7 +50,7 @@ func (f *front) serverConfig(cfg actors.Config, server string, a map[string]any)
 			headers[k] = v
 		}
 		cfg.URL, cfg.Headers = l.URL, headers
-		return cfg, nil
+		return withOAuth(cfg, a)
 	}
 	if h := getStrMap(a, "headers"); len(h) > 0 {
 		return cfg, stdioHeaders(h)

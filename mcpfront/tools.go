@@ -43,6 +43,7 @@ func (f *front) toolDefs() []toolDef {
 			"request_timeout_ms": count("How long the server may take to answer each housekeeping request: the listings, subscribe, listen, ping (default from --request-timeout, 30000). Calls use timeout_ms."),
 			"env":                envMap("Environment variables for the server (it inherits only PATH, HOME, SHELL, USER). Kept across reconnects."),
 			"headers":            headerMap("HTTP headers for an http(s):// server (a bearer token, an API key), sent to its origin only and never shown. Kept across reconnects."),
+			"oauth":              oauthSchema(),
 		}
 		if withCommand {
 			p["command"] = str("The server's executable (node, python, ./server, …) or an http(s):// URL of a Streamable HTTP server.")
@@ -103,6 +104,16 @@ func (f *front) toolDefs() []toolDef {
 		{"list_available_mcp_servers", "List the MCP servers registered with the clients on this machine (Claude Code, Cursor, VS Code, Codex, …), with the command to connect to each.",
 			object(nil, schema{"filter": str("Only entries whose name, command, source or file contains this."), "file": str("Read this one config file instead of scanning.")}), f.available},
 	}
+}
+
+// oauthSchema is how an http(s):// server's OAuth authorization identifies
+// run-mcp, when it should not register itself.
+func oauthSchema() schema {
+	return object(nil, schema{
+		"client_id":           str("The ID of a client registered with the server's authorization server (instead of registering one)."),
+		"client_secret":       str("Its secret, if it has one (never shown)."),
+		"client_metadata_url": str("The https URL of a client ID metadata document describing run-mcp, used as its client ID where the authorization server takes one."),
+	})
 }
 
 // toolNames lists run-mcp's own tools, sorted.

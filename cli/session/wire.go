@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/internal/oauth"
 	"github.com/run-mcp/run-mcp/wire"
 )
 
@@ -154,6 +155,7 @@ type Spec struct {
 	ConnectTimeoutMS int               `json:"connect_timeout_ms"`
 	RequestTimeoutMS int               `json:"request_timeout_ms,omitempty"`
 	IdleMinutes      float64           `json:"idle_timeout"`
+	OAuth            oauth.Options     `json:"oauth,omitzero"` // an HTTP target's client; its secret on stdin only, like env
 }
 
 // StartStatus is the daemon's first and only line on its status pipe.
@@ -175,6 +177,6 @@ func (s Spec) Config() (actors.Config, error) {
 	}
 	// Listing: a session's first life is listed whole, so the first
 	// reconnect diffs against everything it offered.
-	return actors.Config{Spec: wire.Spec{Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Cwd}, URL: s.URL, Headers: s.Headers, Era: era,
+	return actors.Config{Spec: wire.Spec{Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Cwd}, URL: s.URL, Headers: s.Headers, OAuth: s.OAuth, Era: era,
 		ConnectTimeout: time.Duration(s.ConnectTimeoutMS) * time.Millisecond, RequestTimeout: time.Duration(s.RequestTimeoutMS) * time.Millisecond, Listing: true}, nil
 }

@@ -23,8 +23,9 @@ import (
 	"github.com/run-mcp/run-mcp/test/targets"
 )
 
-// bin is the run-mcp binary under test, built once in TestMain.
-var bin, badServer, schemasServer string
+// bin is the run-mcp binary under test, built once in TestMain, with the
+// fixtures it is run against.
+var bin, badServer, schemasServer, oauthServer, browser string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "run-mcp-e2e-")
@@ -45,6 +46,12 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	schemasServer, err = targets.BuildBinary(dir, "./test/fixtures/schemas")
+	if err == nil {
+		oauthServer, err = targets.BuildBinary(dir, targets.OAuthServer)
+	}
+	if err == nil {
+		browser, err = targets.BuildBinary(dir, targets.Browser)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		_ = os.RemoveAll(dir)
@@ -92,12 +99,13 @@ func command(t *testing.T, ctx context.Context, args ...string) *exec.Cmd {
 }
 
 // commandIn runs with TMPDIR=tmp, so commands of one test share session
-// records (they live under the temp dir).
+// records (they live under the temp dir), and with run-mcp's configuration
+// directory (the OAuth tokens) under it too, never the user's.
 func commandIn(t *testing.T, ctx context.Context, tmp string, args ...string) *exec.Cmd {
 	t.Helper()
 	c := exec.CommandContext(ctx, bin, args...)
 	c.Dir = t.TempDir()
-	c.Env = append(os.Environ(), "TMPDIR="+tmp)
+	c.Env = append(os.Environ(), "TMPDIR="+tmp, "RUN_MCP_CONFIG_DIR="+filepath.Join(tmp, "run-mcp-config"), "BROWSER=")
 	c.WaitDelay = 5 * time.Second
 	return c
 }
