@@ -65,12 +65,17 @@ build:
 	CGO_ENABLED=0 $(GO) build -ldflags '$(STAMP)' -o bin/ $(CMDS)
 
 # npm writes node_modules/.package-lock.json on every install; reinstall when it is
-# missing or older than the lock (or package.json). npm ci wipes node_modules first.
+# missing or older than the lock (or package.json). npm ci wipes node_modules first,
+# through a symbolic link too: a node_modules that links to another checkout's (a git
+# worktree sharing it) is left alone, since wiping it would empty the other's.
 deps: node_modules/.package-lock.json
 
 node_modules/.package-lock.json: package-lock.json package.json
-	$(NPM) ci --no-audit --no-fund
-	@touch $@
+	@if [ -L node_modules ]; then \
+		echo "deps: node_modules links to $$(readlink node_modules); not reinstalling it from here (run make deps there)"; \
+	else \
+		$(NPM) ci --no-audit --no-fund && touch $@; \
+	fi
 
 test: deps
 	$(GO) vet ./...

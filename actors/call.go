@@ -348,7 +348,7 @@ func (c *Conn) sendCall(st *connState, call *callState, responses map[string]jso
 		c.finish(st, call, nil, c.closedDuringCall(st, call, err))
 		return
 	}
-	call.key = key
+	call.key, call.sent, call.responses, call.state = key, true, responses, state
 }
 
 func argsOrEmpty(a json.RawMessage) json.RawMessage {
@@ -416,6 +416,9 @@ func (c *Conn) finish(st *connState, call *callState, raw json.RawMessage, err e
 		return
 	}
 	call.done = true
+	if call.authCancel != nil {
+		call.authCancel()
+	}
 	now := time.Now()
 	c.stopClock(call, now)
 	delete(st.calls, call.id)
@@ -510,6 +513,14 @@ func inputRequired(raw json.RawMessage) bool {
 // callRequestFailed ends a call whose request the channel could not deliver.
 func (c *Conn) callRequestFailed(st *connState, call *callState, err error) {
 	call.key = ""
+	retried, err := c.authorizeCall(st, call, err)
+	if retried {
+		return
+	}
+	if authFailed(err) {
+		c.finish(st, call, nil, &CallError{Reason: err.Error(), Err: err})
+		return
+	}
 	c.finish(st, call, nil, c.closedDuringCall(st, call, err))
 }
 

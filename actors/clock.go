@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"context"
 	"encoding/json"
 	"time"
 )
@@ -38,6 +39,17 @@ type callState struct {
 	unanswered   bool
 	declined     bool            // a question of it was declined because nobody here can answer
 	lastRequired json.RawMessage // the last input_required of a 2026-07-28 call
+
+	// sent says its request went out; responses and state are what its
+	// latest request answered (2026-07-28), so an authorization can send it
+	// again as it was.
+	sent      bool
+	responses map[string]json.RawMessage
+	state     json.RawMessage
+	// authTries counts its authorizations; authCancel withdraws the one
+	// running (its question at the host) when the call ends.
+	authTries  int
+	authCancel context.CancelFunc
 
 	waitingConnect bool // handed in while the connection was connecting
 	checked        bool // passed the tool check

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/run-mcp/run-mcp/internal/oauth"
 	"github.com/run-mcp/run-mcp/internal/snapshot"
 	"github.com/run-mcp/run-mcp/wire"
 )
@@ -47,6 +48,12 @@ type Config struct {
 	// listed after the handshake (connect replies and reconnect diffs need
 	// it; a one-shot call does not).
 	Listing bool
+	// OAuth says how an HTTP target is authorized when it answers 401 (its
+	// client identity, where tokens are kept); see auth.go. Headers with an
+	// Authorization of the user's, or NoOAuth, turn the authorization off:
+	// a 401 then fails the request with the server's answer.
+	OAuth   oauth.Options
+	NoOAuth bool
 }
 
 // DefaultConnectTimeout is how long a handshake may take before the server is
@@ -103,6 +110,8 @@ type engine struct {
 	words          Words
 	// signalAtOnce: see Options.SignalAtOnce.
 	signalAtOnce bool
+	// elicitSeq numbers run-mcp's own URL elicitations (elicitationId).
+	elicitSeq atomic.Int64
 }
 
 // connState is everything the actor owns. Only loop's goroutine touches it.
@@ -139,6 +148,9 @@ type connState struct {
 	// waiters are operations waiting for the connect in progress; each is
 	// closed once the phase is no longer connecting.
 	waiters []chan struct{}
+	// auth is the HTTP target's authorization (nil: none); it outlives a
+	// life, so a reconnect keeps the token and a wait for a redirect.
+	auth *oauth.Client
 }
 
 func newConn(name string, env *engine) *Conn {
@@ -290,6 +302,10 @@ func (c *Conn) shutdownState(st *connState) {
 	c.failAll(st, func(*callState) error { return &CallError{Code: CodeCancelled, Reason: "run-mcp is shutting down"} })
 	if s := st.sess; s != nil {
 		c.retire(st, s)
+	}
+	if st.auth != nil {
+		st.auth.Close()
+		st.auth = nil
 	}
 }
 

@@ -16,6 +16,20 @@ import (
 // request the server leaves unanswered fails with a RequestTimeoutError
 // naming it; a cancelled one is followed by notifications/cancelled.
 func (c *Conn) exchange(ctx context.Context, s *session, method string, params map[string]any, budget time.Duration, name string) (json.RawMessage, error) {
+	for tries := 0; ; tries++ {
+		res, err := c.exchangeOnce(ctx, s, method, params, budget, name)
+		if _, ok := challengeOf(err); !ok || s.auth == nil || ctx.Err() != nil {
+			return res, err
+		}
+		// Authorized between two attempts, each with its whole budget.
+		if err := c.authorize(ctx, s, err, tries, &hostPerson{}); err != nil {
+			return nil, err
+		}
+		s.relisten()
+	}
+}
+
+func (c *Conn) exchangeOnce(ctx context.Context, s *session, method string, params map[string]any, budget time.Duration, name string) (json.RawMessage, error) {
 	tctx, cancel := context.WithTimeoutCause(ctx, budget, errBudgetSpent)
 	defer cancel()
 	res, err := c.roundTrip(tctx, s, method, params, name, "")

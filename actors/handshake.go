@@ -189,6 +189,9 @@ func (c *Conn) initialize(ctx context.Context, s *session) error {
 // error status: it answered, and not with the revision asked for.
 func refusedOverHTTP(err error) bool {
 	var se *wire.StatusError
+	if _, auth := challengeOf(err); auth {
+		return false // it wants authorization, not another revision
+	}
 	return errors.As(err, &se) && se.Code/100 == 4 && !se.SessionExpired
 }
 

@@ -6,6 +6,8 @@ import (
 	"errors"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/run-mcp/run-mcp/internal/oauth"
 )
 
 // Host is whoever stands behind run-mcp: the agent's MCP client (the agent
@@ -49,6 +51,11 @@ type Question struct {
 type Item struct {
 	Method string
 	Params json.RawMessage
+	// Authorize marks run-mcp's own question: a URL-mode elicitation that
+	// asks the person to authorize run-mcp with an HTTP target's
+	// authorization server (nil for a target's question). A front end that
+	// can open a browser opens Authorize.URL itself.
+	Authorize *oauth.Visit
 }
 
 // IsURL says an elicitation asks the person to open a URL.

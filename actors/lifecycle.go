@@ -9,6 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/run-mcp/run-mcp/internal/oauth"
 	"github.com/run-mcp/run-mcp/internal/snapshot"
 	"github.com/run-mcp/run-mcp/wire"
 )
@@ -110,10 +111,19 @@ func (c *Conn) replace(ctx context.Context, override func(*Config), reconnect bo
 
 // connectLocked opens a new life with cfg; the connection is connecting.
 func (c *Conn) connectLocked(ctx context.Context, cfg Config) (Info, error) {
-	if err := c.do(context.WithoutCancel(ctx), func(st *connState) { st.cfg = cfg }); err != nil {
+	var auth, stale *oauth.Client
+	if err := c.do(context.WithoutCancel(ctx), func(st *connState) {
+		if !sameAuth(st.auth, cfg, st.cfg) {
+			stale, st.auth = st.auth, newAuth(cfg)
+		}
+		st.cfg, auth = cfg, st.auth
+	}); err != nil {
 		return Info{}, err
 	}
-	s, err := c.open(ctx, cfg)
+	if stale != nil {
+		stale.Close()
+	}
+	s, err := c.open(ctx, cfg, auth)
 	var stream *Stream
 	if err == nil {
 		stream = c.listenForChanges(ctx, s)
@@ -172,12 +182,13 @@ func (c *Conn) connectLocked(ctx context.Context, cfg Config) (Info, error) {
 
 // open starts a target and completes the handshake. On failure everything it
 // started is stopped and the error carries the evidence.
-func (c *Conn) open(ctx context.Context, cfg Config) (*session, error) {
+func (c *Conn) open(ctx context.Context, cfg Config, auth *oauth.Client) (*session, error) {
 	grace := wire.StdinGrace
 	if c.env.signalAtOnce {
 		grace = 0
 	}
 	s := newSession(cfg, grace)
+	s.auth = auth
 	if err := s.start(c.env.spawner); err != nil {
 		return nil, err
 	}
@@ -189,10 +200,25 @@ func (c *Conn) open(ctx context.Context, cfg Config) (*session, error) {
 	if timeout <= 0 {
 		timeout = DefaultConnectTimeout
 	}
-	hsCtx, cancel := context.WithTimeoutCause(ctx, timeout, errBudgetSpent)
-	defer cancel()
-	if err := c.handshake(hsCtx, s); err != nil {
-		return nil, c.handshakeFailed(ctx, s, hsCtx, timeout, err)
+	// A server that refuses the handshake until run-mcp is authorized gets
+	// the authorization between two attempts, each with the whole budget:
+	// the person's minutes at the authorization URL are not the server's.
+	for tries := 0; ; tries++ {
+		hsCtx, cancel := context.WithTimeoutCause(ctx, timeout, errBudgetSpent)
+		err := c.handshake(hsCtx, s)
+		if err == nil {
+			cancel()
+			break
+		}
+		if _, ok := challengeOf(err); ok && s.auth != nil && ctx.Err() == nil {
+			if err = c.authorize(ctx, s, err, tries, &hostPerson{}); err == nil {
+				cancel()
+				continue
+			}
+		}
+		ferr := c.handshakeFailed(ctx, s, hsCtx, timeout, err)
+		cancel()
+		return nil, ferr
 	}
 	if cfg.LogLevel != "" && !s.modern {
 		_, err := c.exchange(ctx, s, string(mcp.MethodSetLogLevel), map[string]any{"level": cfg.LogLevel}, c.requestBudget(ctx, cfg), "")
@@ -227,7 +253,7 @@ func (c *Conn) handshakeFailed(ctx context.Context, s *session, hsCtx context.Co
 		return c.failOpen(ctx, s, "cancelled by the client before the handshake completed", err)
 	}
 	ce := c.failOpen(ctx, s, reasonOf(err), err)
-	if s.cfg.IsHTTP() {
+	if s.cfg.IsHTTP() && !authFailed(err) {
 		ce.Diagnosis = "Check that the server is listening at that URL and speaks Streamable HTTP. " +
 			"The deprecated HTTP+SSE transport (often a URL ending in /sse) is not supported; use the server's Streamable HTTP endpoint (often /mcp)."
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/run-mcp/run-mcp/internal/oauth"
 	"github.com/run-mcp/run-mcp/internal/snapshot"
 	"github.com/run-mcp/run-mcp/wire"
 )
@@ -30,6 +31,9 @@ type session struct {
 	ch   wire.Channel
 	http *wire.HTTP // ch, when the target is reached over HTTP
 	in   chan wire.Inbound
+	// auth authorizes an HTTP target (nil: it does not); the connection's,
+	// shared by its lives.
+	auth *oauth.Client
 
 	evidence wire.Evidence
 	// protocol is the revision the handshake settled ("" until then);
@@ -109,7 +113,11 @@ func (s *session) info(name string) Info {
 // URL. It runs off the actor.
 func (s *session) start(spawner *wire.Spawner) error {
 	if s.cfg.IsHTTP() {
-		h, err := wire.NewHTTP(wire.HTTPOptions{URL: s.cfg.URL, Headers: s.cfg.Headers}, s.in)
+		opts := wire.HTTPOptions{URL: s.cfg.URL, Headers: s.cfg.Headers}
+		if s.auth != nil {
+			opts.RoundTripper = s.auth.Transport(wire.DefaultHTTPTransport())
+		}
+		h, err := wire.NewHTTP(opts, s.in)
 		if err != nil {
 			return &ConnectError{Reason: fmt.Sprintf("bad URL %s: %v", s.cfg.URL, err), Err: err,
 				Report: ProcessReport{Command: s.cfg.URL, NoProcess: true}}

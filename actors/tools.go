@@ -223,6 +223,14 @@ func (c *Conn) refreshFailed(st *connState, r *refresh, err error) {
 	st.refresh = nil
 	r.timer.Stop()
 	for _, call := range r.calls {
+		retried, aerr := c.authorizeCall(st, call, err)
+		if retried {
+			continue
+		}
+		if authFailed(aerr) {
+			c.finish(st, call, nil, &CallError{Reason: aerr.Error(), Err: aerr})
+			continue
+		}
 		c.finish(st, call, nil, fmt.Errorf("the tool list could not be read to check the call (tools/list): %w", err))
 	}
 }

@@ -46,7 +46,7 @@ func newSessionDaemonCmd(version string) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), stopSignals()...)
 			defer stop()
-			return session.RunDaemon(ctx, version, cliWords, sessionHandler(), os.Stdin, session.StatusFile(), os.Stderr)
+			return session.RunDaemon(ctx, version, cliWords, newShellHost(os.Stderr), sessionHandler(), os.Stdin, session.StatusFile(), os.Stderr)
 		}}
 }
 
@@ -103,7 +103,7 @@ func sessionHandler() session.Handler {
 				if ex, ok, serr := c.Stderr(ctx, 0, 1); serr == nil && ok {
 					mark = ex.Total
 				}
-				return withServerSide(ctx, run(ctx, x, c), c, mark)
+				return withServerSide(ctx, authExit(run(ctx, x, c), true), c, mark)
 			})
 		}
 		if x.g.raw && req.Op != session.OpReconnect {

@@ -206,8 +206,9 @@ func connectTimeoutOf(g *globals) time.Duration {
 // mismatch check; nil when it names neither a command, env nor a protocol.
 func (g *globals) caller(cmd *cobra.Command, sp *split) (*session.Caller, error) {
 	envGiven, protoGiven := len(g.env) > 0, cmd.Flags().Changed("protocol")
+	headersGiven := len(g.headers) > 0 || g.bearerEnv != ""
 	named := len(sp.target) > 0 || g.server != ""
-	if !named && !envGiven && !protoGiven {
+	if !named && !envGiven && !protoGiven && !headersGiven {
 		return nil, nil
 	}
 	c := &session.Caller{}
@@ -217,11 +218,21 @@ func (g *globals) caller(cmd *cobra.Command, sp *split) (*session.Caller, error)
 			return nil, err
 		}
 		c.Target, c.Command, c.Args, c.HTTP, c.Cwd = cfg.Target(), cfg.Spec.Command, cfg.Spec.Args, cfg.URL != "", cfg.Spec.Dir
+		if headersGiven || len(cfg.Headers) > 0 {
+			c.HeadersGiven, c.HeaderHashes = true, session.EnvHashes(cfg.Headers)
+		}
 		if g.server != "" && len(cfg.Spec.Env) > 0 {
 			// The entry's env is part of what names the server.
 			env := cfg.Spec.Env
 			c.EnvGiven, c.EnvKeys, c.EnvHash, c.EnvHashes = true, wire.EnvKeys(env), session.EnvHash(env), session.EnvHashes(env)
 		}
+	}
+	if headersGiven && !c.HeadersGiven {
+		h, err := g.parseHeaders()
+		if err != nil {
+			return nil, err
+		}
+		c.HeadersGiven, c.HeaderHashes = true, session.EnvHashes(h)
 	}
 	if envGiven && !c.EnvGiven {
 		env, err := g.parseEnv()
@@ -277,10 +288,10 @@ func attachOrStart(cmd *cobra.Command, g *globals, io streams, dir string, sp *s
 	// sessioned command prints only its result).
 	done := io.withFeedback(cmd).fb.wait("the handshake with " + cfg.Target())
 	rec, err = session.Start(dir, session.Spec{Name: name, Command: cfg.Spec.Command, Args: cfg.Spec.Args, Env: cfg.Spec.Env, Cwd: cfg.Spec.Dir,
-		URL: cfg.URL, Headers: cfg.Headers, Protocol: cfg.Era.String(), ConnectTimeoutMS: g.connectTimeout, RequestTimeoutMS: g.requestMS, IdleMinutes: g.idleTimeout}, wait)
+		URL: cfg.URL, Headers: cfg.Headers, OAuth: cfg.OAuth, Protocol: cfg.Era.String(), ConnectTimeoutMS: g.connectTimeout, RequestTimeoutMS: g.requestMS, IdleMinutes: g.idleTimeout}, wait)
 	done()
 	if err != nil {
-		return nil, false, withStartHints(withEraHint(err, cfg.Era), cfg)
+		return nil, false, sessionNeedsLogin(withStartHints(withEraHint(err, cfg.Era), cfg), cfg)
 	}
 	return rec, true, nil
 }

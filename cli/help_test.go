@@ -24,7 +24,8 @@ func flagNames(c *cobra.Command) []string {
 // Each command offers the flags it uses and no others: its --help is a
 // true list, and a flag it would ignore is refused.
 func TestEachCommandHasOnlyItsFlags(t *testing.T) {
-	target := []string{"connect-timeout", "env", "file", "idle-timeout", "protocol", "raw", "request-timeout", "scan", "server", "session"}
+	target := []string{"bearer-env", "client-id", "client-metadata-url", "client-secret", "connect-timeout", "env", "file", "header",
+		"idle-timeout", "protocol", "raw", "request-timeout", "scan", "server", "session"}
 	with := func(extra ...string) []string {
 		out := append(slices.Clone(target), extra...)
 		slices.Sort(out)
@@ -44,6 +45,8 @@ func TestEachCommandHasOnlyItsFlags(t *testing.T) {
 		"sessions":       nil,
 		"close-session":  nil,
 		"servers":        {"file", "filter", "scan"},
+		"login":          {"client-id", "client-metadata-url", "client-secret", "connect-timeout", "protocol"},
+		"logout":         nil,
 		"demo-server":    nil,
 		"session-daemon": nil,
 	}

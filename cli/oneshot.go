@@ -99,7 +99,7 @@ func indentRaw(v any) ([]byte, bool) {
 func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion string, fn func(context.Context, *actors.Conn, actors.Info) error) error {
 	ctx, stop := notifyLater(ctx, stopSignals()...)
 	defer stop()
-	reg := actors.NewRegistry(actors.Options{Host: actors.Headless{}, MaxConnections: 1, Words: cliWords,
+	reg := actors.NewRegistry(actors.Options{Host: newShellHost(io.err), MaxConnections: 1, Words: cliWords,
 		SignalAtOnce: true, // the answer is in hand: nothing is gained by waiting on a target that ignores stdin EOF
 		ClientInfo:   mcp.Implementation{Name: "run-mcp", Version: clientVersion}})
 	defer reg.Close()
@@ -109,7 +109,7 @@ func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion s
 	info, err := reg.Connect(ctx, "", cfg)
 	done()
 	if err != nil {
-		return withServerSide(ctx, interrupted(ctx, connectFailure(withStartHints(withEraHint(err, cfg.Era), cfg))), nil, 0)
+		return withServerSide(ctx, interrupted(ctx, authExit(connectFailure(withStartHints(withEraHint(err, cfg.Era), cfg)), false)), nil, 0)
 	}
 	io.status("%s", connectedLine(info, time.Since(start)))
 	conn, err := reg.Resolve("", true)
@@ -122,7 +122,7 @@ func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion s
 	if ev, everr := conn.Evidence(context.WithoutCancel(ctx)); everr == nil {
 		warnNoise(io, ev)
 	}
-	return withServerSide(ctx, interrupted(ctx, err), conn, 0)
+	return withServerSide(ctx, interrupted(ctx, authExit(err, false)), conn, 0)
 }
 
 // httpLimits says what a target run-mcp did not start cannot give.

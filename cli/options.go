@@ -14,6 +14,7 @@ import (
 	"github.com/run-mcp/run-mcp/cli/session"
 	"github.com/run-mcp/run-mcp/configscan"
 	"github.com/run-mcp/run-mcp/internal/intercept"
+	"github.com/run-mcp/run-mcp/internal/oauth"
 	"github.com/run-mcp/run-mcp/wire"
 )
 
@@ -35,6 +36,10 @@ type globals struct {
 	protocol       string
 	maxConnections int
 	env            []string
+	headers        []string // --header 'Name: value'
+	bearerEnv      string   // --bearer-env NAME
+	// oauth is --client-id, --client-secret and --client-metadata-url.
+	oauth          oauth.Options
 	connectTimeout int
 	showStderr     bool
 	raw            bool
@@ -97,6 +102,9 @@ func (g *globals) addProtocolTo(f *pflag.FlagSet) {
 func (g *globals) addTarget(cmd *cobra.Command, raw string) {
 	f := cmd.Flags()
 	f.StringArrayVarP(&g.env, "env", "e", nil, "Environment variable for the target, KEY=VALUE (repeatable; the first = splits)")
+	f.StringArrayVarP(&g.headers, "header", "H", nil, "HTTP header for an HTTP target, 'Name: value' (repeatable; sent to the target's origin only, never shown)")
+	f.StringVar(&g.bearerEnv, "bearer-env", "", "For an HTTP target: send Authorization: Bearer with the value of this environment variable")
+	g.addOAuthTo(f)
 	f.Var(millis{&g.connectTimeout, "--connect-timeout", true}, "connect-timeout", "Milliseconds to wait for the handshake (default 30000)")
 	g.addRequestTimeoutTo(f)
 	g.addProtocolTo(f)
@@ -166,7 +174,7 @@ func (g *globals) validate() error {
 	if _, err := wire.ParseEra(g.protocol); err != nil {
 		return exitf(ExitUsage, "--protocol expects legacy, auto or a YYYY-MM-DD revision: %v", err)
 	}
-	return nil
+	return checkOAuth(g.oauth)
 }
 
 // parseEnv reads the --env values. Its errors name the key at most, never
@@ -216,6 +224,10 @@ func (g *globals) config(target []string) (actors.Config, error) {
 	if len(target) == 0 {
 		return cfg, exitf(ExitUsage, "no target command: the server to run must follow run-mcp's words, separated by '--', e.g. run-mcp list-tools -- node my-server.js (or an http:// URL), or --server NAME for one registered with your client (run-mcp servers lists them)")
 	}
+	headers, err := g.parseHeaders()
+	if err != nil {
+		return cfg, err
+	}
 	if strings.HasPrefix(target[0], "http://") || strings.HasPrefix(target[0], "https://") {
 		if len(target) > 1 {
 			return cfg, exitf(ExitUsage, "an HTTP target is one URL; got extra words %q", target[1:])
@@ -223,8 +235,14 @@ func (g *globals) config(target []string) (actors.Config, error) {
 		if len(env) > 0 {
 			return cfg, httpEnv(wire.EnvKeys(env))
 		}
-		cfg.URL = target[0]
+		cfg.URL, cfg.Headers, cfg.OAuth = target[0], headers, g.oauth
 		return cfg, nil
+	}
+	if len(headers) > 0 {
+		return cfg, stdioHeaders(headerKeys(headers))
+	}
+	if g.oauth != (oauth.Options{}) {
+		return cfg, exitf(ExitUsage, "--client-id, --client-secret and --client-metadata-url are for an HTTP target's OAuth; a server run-mcp starts over stdio takes its credentials from --env")
 	}
 	dir, err := os.Getwd()
 	if err != nil {

@@ -73,6 +73,7 @@ func subcommands(g *globals, version string) []subcommand {
 		{[]string{"validate"}, one(func() *cobra.Command { return newValidateCmd(g, version) })},
 		{[]string{"reconnect"}, one(func() *cobra.Command { return newReconnectCmd(g, version) })},
 		{[]string{"servers"}, one(func() *cobra.Command { return newServersCmd(g) })},
+		{[]string{"login", "logout"}, func() []*cobra.Command { return newLoginCmds(g, version) }},
 		{[]string{"sessions"}, one(newSessionsCmd)},
 		{[]string{"close-session"}, one(newCloseSessionCmd)},
 		{[]string{session.DaemonCommand}, one(func() *cobra.Command { return newSessionDaemonCmd(version) })},

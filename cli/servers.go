@@ -77,12 +77,32 @@ func (g *globals) withConfig(cfg actors.Config, l configscan.Launch) (actors.Con
 		return cfg, exitf(ExitUsage, "server %q (%s, %s) sets %s from an ${input:…} its editor asks for, which run-mcp cannot; give it with --env %s=…",
 			l.Entry.Name, l.Entry.Source, l.Entry.File, strings.Join(unfilled, ", "), unfilled[0])
 	}
+	headers, err := g.parseHeaders()
+	if err != nil {
+		return cfg, err
+	}
 	if l.URL != "" {
 		if len(extra) > 0 {
 			return cfg, httpEnv(wire.EnvKeys(extra))
 		}
-		cfg.URL, cfg.Headers = l.URL, l.Headers
+		// The entry's headers, with the command line's over them.
+		merged := maps.Clone(l.Headers)
+		for k, v := range headers {
+			for old := range merged {
+				if strings.EqualFold(old, k) {
+					delete(merged, old)
+				}
+			}
+			if merged == nil {
+				merged = map[string]string{}
+			}
+			merged[k] = v
+		}
+		cfg.URL, cfg.Headers, cfg.OAuth = l.URL, merged, g.oauth
 		return cfg, nil
+	}
+	if len(headers) > 0 {
+		return cfg, stdioHeaders(headerKeys(headers))
 	}
 	env := maps.Clone(l.Env)
 	if env == nil {

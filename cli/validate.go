@@ -44,7 +44,7 @@ func newValidateCmd(g *globals, version string) *cobra.Command {
 		ctx, stop := notifyNow(cmd.Context())
 		defer stop()
 		// --raw is --json here: the report is what validate has to show.
-		report := validate.Run(ctx, cfg, actors.Options{ClientInfo: mcp.Implementation{Name: "run-mcp", Version: version}, Words: cliWords})
+		report := validate.Run(ctx, cfg, actors.Options{ClientInfo: mcp.Implementation{Name: "run-mcp", Version: version}, Words: cliWords, Host: newShellHost(io.err)})
 		err = printReport(io, report, deep, asJSON || g.raw)
 		if !report.Connected {
 			var msgs []string

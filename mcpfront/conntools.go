@@ -35,9 +35,16 @@ func (f *front) targetConfig(a map[string]any) (actors.Config, error) {
 		}
 		return f.serverConfig(cfg, server, a)
 	}
+	headers := getStrMap(a, "headers")
 	if strings.HasPrefix(command, "http://") || strings.HasPrefix(command, "https://") {
-		cfg.URL = command
-		return cfg, nil
+		cfg.URL, cfg.Headers = command, headers
+		return withOAuth(cfg, a)
+	}
+	if len(headers) > 0 {
+		return cfg, stdioHeaders(headers)
+	}
+	if has(a, "oauth") {
+		return cfg, &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: "oauth is for an http(s):// server; a server run-mcp starts over stdio takes its credentials from env"}
 	}
 	if command == "" {
 		return cfg, &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: "command is empty: give the server's executable, e.g. command=node args=[dist/index.js], or server=<name> for one registered with a client (list_available_mcp_servers lists them)"}
@@ -54,6 +61,27 @@ func (f *front) targetConfig(a map[string]any) (actors.Config, error) {
 	}
 	cfg.Spec = wire.Spec{Command: command, Args: args, Env: getStrMap(a, "env"), Dir: dir}
 	return cfg, nil
+}
+
+// withOAuth sets cfg's OAuth client from the oauth argument.
+func withOAuth(cfg actors.Config, a map[string]any) (actors.Config, error) {
+	o := getObj(a, "oauth")
+	cfg.OAuth.ClientID, cfg.OAuth.ClientSecret, cfg.OAuth.ClientMetadataURL = getStr(o, "client_id"), getStr(o, "client_secret"), getStr(o, "client_metadata_url")
+	if cfg.OAuth.ClientSecret != "" && cfg.OAuth.ClientID == "" {
+		return cfg, &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: "oauth.client_secret goes with oauth.client_id: give the ID of the client the secret belongs to"}
+	}
+	if u := cfg.OAuth.ClientMetadataURL; u != "" && !strings.HasPrefix(u, "https://") {
+		return cfg, &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: fmt.Sprintf("oauth.client_metadata_url must be an https:// URL (the client ID metadata document), got %q", u)}
+	}
+	return cfg, nil
+}
+
+// stdioHeaders refuses headers for a server run-mcp starts rather than drop
+// them: a process on stdio has no HTTP headers. Names only.
+func stdioHeaders(h map[string]string) error {
+	return &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: fmt.Sprintf(
+		"headers (%s) reach an http(s):// server only: a server run-mcp starts talks over stdio, which has no headers. Pass its credentials in env instead",
+		strings.Join(wire.EnvKeys(h), ", "))}
 }
 
 // eraHint is what to try when a server refused the legacy handshake, in
@@ -289,6 +317,12 @@ func (f *front) reconnect(ctx context.Context, a map[string]any) (*mcp.CallToolR
 		}
 		if has(a, "env") {
 			c.Spec.Env = getStrMap(a, "env")
+		}
+		if has(a, "headers") && c.IsHTTP() {
+			c.Headers = getStrMap(a, "headers")
+		}
+		if has(a, "oauth") && c.IsHTTP() {
+			*c, eraErr = withOAuth(*c, a)
 		}
 		if has(a, "connect_timeout_ms") {
 			c.ConnectTimeout = time.Duration(getInt(a, "connect_timeout_ms", 0)) * time.Millisecond

@@ -70,6 +70,16 @@ func envMap(desc string) schema {
 	s["propertyNames"] = schema{"pattern": wire.EnvKeyPattern}
 	return s
 }
+
+// headerMap is a strMap of HTTP headers: its keys must be header names
+// (the host sees the rule as propertyNames), and its values are secrets
+// (a bearer token, an API key) that no error ever quotes.
+func headerMap(desc string) schema {
+	s := strMap(desc)
+	s["propertyNames"] = schema{"pattern": wire.HeaderNamePattern}
+	return s
+}
+
 func enum(desc string, values ...string) schema {
 	return schema{"type": "string", "enum": values, "description": desc}
 }
@@ -161,9 +171,12 @@ func checkObject(tool, path string, s schema, obj map[string]any) error {
 // hold env values, so a wrong type is reported by its kind only, never its
 // text, and a key outside propertyNames is named (keys are not secret).
 func checkExtra(tool, path string, s schema, k string, extra schema, val any) error {
-	if names, ok := s["propertyNames"].(schema); ok && names["pattern"] == wire.EnvKeyPattern {
-		if err := wire.CheckEnvKey(k); err != nil {
-			return fmt.Errorf("%s: %w", where(tool, path), err)
+	if names, ok := s["propertyNames"].(schema); ok {
+		check := map[any]func(string) error{wire.EnvKeyPattern: wire.CheckEnvKey, wire.HeaderNamePattern: wire.CheckHeaderName}[names["pattern"]]
+		if check != nil {
+			if err := check(k); err != nil {
+				return fmt.Errorf("%s: %w", where(tool, path), err)
+			}
 		}
 	}
 	if val == nil {

@@ -36,8 +36,24 @@ func (f *front) serverConfig(cfg actors.Config, server string, a map[string]any)
 			l.Entry.Name, l.Entry.Source, l.Entry.File, strings.Join(unfilled, ", "))}
 	}
 	if l.URL != "" {
-		cfg.URL, cfg.Headers = l.URL, l.Headers
-		return cfg, nil
+		// The entry's headers, with the call's over them.
+		headers := maps.Clone(l.Headers)
+		for k, v := range getStrMap(a, "headers") {
+			for old := range headers {
+				if strings.EqualFold(old, k) {
+					delete(headers, old)
+				}
+			}
+			if headers == nil {
+				headers = map[string]string{}
+			}
+			headers[k] = v
+		}
+		cfg.URL, cfg.Headers = l.URL, headers
+		return withOAuth(cfg, a)
+	}
+	if h := getStrMap(a, "headers"); len(h) > 0 {
+		return cfg, stdioHeaders(h)
 	}
 	env := maps.Clone(l.Env)
 	if env == nil {

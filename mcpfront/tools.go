@@ -42,6 +42,8 @@ func (f *front) toolDefs() []toolDef {
 			"connect_timeout_ms": count("How long the handshake may take (default 30000)."),
 			"request_timeout_ms": count("How long the server may take to answer each housekeeping request: the listings, subscribe, listen, ping (default from --request-timeout, 30000). Calls use timeout_ms."),
 			"env":                envMap("Environment variables for the server (it inherits only PATH, HOME, SHELL, USER). Kept across reconnects."),
+			"headers":            headerMap("HTTP headers for an http(s):// server (a bearer token, an API key), sent to its origin only and never shown. Kept across reconnects."),
+			"oauth":              oauthSchema(),
 		}
 		if withCommand {
 			p["command"] = str("The server's executable (node, python, ./server, …) or an http(s):// URL of a Streamable HTTP server.")
@@ -65,7 +67,7 @@ func (f *front) toolDefs() []toolDef {
 				"name":             nonEmpty("Tool or prompt name, resource URI, or task id (type task)."),
 				"arguments":        freeObject("Arguments of the tool or prompt."),
 				"args":             freeObject("Alias of arguments (give one or the other)."),
-				"auto_connect":     object(nil, schema{"command": str("Executable or URL."), "server": str("Instead of command: a registered server's name (list_available_mcp_servers)."), "args": strList("Arguments."), "env": envMap("Environment."), "protocol": str("legacy, auto or a revision."), "cwd": str("Working directory.")}),
+				"auto_connect":     object(nil, schema{"command": str("Executable or URL."), "server": str("Instead of command: a registered server's name (list_available_mcp_servers)."), "args": strList("Arguments."), "env": envMap("Environment."), "headers": headerMap("HTTP headers for a URL."), "protocol": str("legacy, auto or a revision."), "cwd": str("Working directory.")}),
 				"disconnect_after": boolean("Stop the server after this call."),
 				"timeout_ms":       count("Server-time budget; paused while the server waits on client input (default from --timeout, 5 minutes)."),
 				"include_metadata": boolean("Prepend timing, input rounds and progress. A question that names no call (a 2025-era stdio server with several calls in flight) pauses and is shared by all of them, and their time is then not split into server time and input wait."),
@@ -96,12 +98,22 @@ func (f *front) toolDefs() []toolDef {
 				"timestamps": boolean("Prefix each line with its time and position (default true)."), "connection": connectionArg()}), f.stderr},
 		{"validate_mcp_server", "Spawn a server command, connect, and report what a strict client would reject: stdout pollution, transport errors, crash output, and the exit and stderr of a server that dies.",
 			object(nil, schema{"command": str("Executable or URL."), "server": str("Instead of command: a registered server's name (list_available_mcp_servers)."),
-				"args": strList("Arguments."), "env": envMap("Environment."),
+				"args": strList("Arguments."), "env": envMap("Environment."), "headers": headerMap("HTTP headers for a URL (never shown)."),
 				"deep": boolean("Run every check and print each."), "protocol": str("legacy, auto or a revision."), "cwd": str("Working directory."),
 				"request_timeout_ms": integer("How long the server may take to answer each request validate sends (default from --request-timeout, 30000).")}), f.validate},
 		{"list_available_mcp_servers", "List the MCP servers registered with the clients on this machine (Claude Code, Cursor, VS Code, Codex, …), with the command to connect to each.",
 			object(nil, schema{"filter": str("Only entries whose name, command, source or file contains this."), "file": str("Read this one config file instead of scanning.")}), f.available},
 	}
+}
+
+// oauthSchema is how an http(s):// server's OAuth authorization identifies
+// run-mcp, when it should not register itself.
+func oauthSchema() schema {
+	return object(nil, schema{
+		"client_id":           str("The ID of a client registered with the server's authorization server (instead of registering one)."),
+		"client_secret":       str("Its secret, if it has one (never shown)."),
+		"client_metadata_url": str("The https URL of a client ID metadata document describing run-mcp, used as its client ID where the authorization server takes one."),
+	})
 }
 
 // toolNames lists run-mcp's own tools, sorted.

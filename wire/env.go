@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 )
 
 // inheritedEnv names the only variables a target inherits from run-mcp's own
@@ -73,4 +74,23 @@ func validEnvKey(k string) bool {
 		}
 	}
 	return k != ""
+}
+
+// HeaderNamePattern is what an HTTP header's name must match (RFC 9110's
+// token): a name outside it cannot be sent.
+const HeaderNamePattern = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"
+
+// CheckHeaderName refuses a name HTTP cannot carry. The error names the
+// header, which is not secret; it never sees the value.
+func CheckHeaderName(name string) error {
+	if name == "" {
+		return errors.New("a header name is empty; give it as Name: value")
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
+			return fmt.Errorf("%q is not a header name HTTP allows: use letters, digits and !#$%%&'*+-.^_`|~", name)
+		}
+	}
+	return nil
 }

@@ -123,7 +123,7 @@ func NewHTTP(opts HTTPOptions, sink chan<- Inbound) (*HTTP, error) {
 	if err != nil {
 		return nil, err
 	}
-	plain := defaultHTTPTransport()
+	plain := DefaultHTTPTransport()
 	var rt http.RoundTripper = plain
 	if opts.RoundTripper != nil {
 		rt = opts.RoundTripper
@@ -160,9 +160,7 @@ func checkHeaders(in map[string]string) (http.Header, []string, error) {
 	out := http.Header{}
 	var names []string
 	for name, value := range in {
-		if name == "" || strings.ContainsFunc(name, func(r rune) bool {
-			return r <= ' ' || r >= 0x7f || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r)
-		}) {
+		if CheckHeaderName(name) != nil {
 			return nil, nil, fmt.Errorf("the header name %q is not one HTTP allows", name)
 		}
 		if strings.ContainsAny(value, "\r\n\x00") {
@@ -178,8 +176,10 @@ func checkHeaders(in map[string]string) (http.Header, []string, error) {
 
 func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
-// defaultHTTPTransport bounds the dial and the TLS handshake, never a body.
-func defaultHTTPTransport() *http.Transport {
+// DefaultHTTPTransport bounds the dial and the TLS handshake, never a body
+// (a stream may stay open for hours): the transport under an owner's
+// RoundTripper hook, too.
+func DefaultHTTPTransport() *http.Transport {
 	return &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,

@@ -78,7 +78,7 @@ func withheldEverywhere(t *testing.T, o *httpOwner, origin, elsewhere []seenRequ
 }
 
 func newRedirectOwner(t *testing.T, u string) *httpOwner {
-	tr := defaultHTTPTransport()
+	tr := DefaultHTTPTransport()
 	t.Cleanup(tr.CloseIdleConnections)
 	return newHTTPOwner(t, HTTPOptions{URL: u, Headers: redirectSecrets(), RoundTripper: hook{next: tr}})
 }

@@ -39,6 +39,11 @@ func (h *HTTP) call(ctx context.Context, r *inflight, o Outbound, after <-chan s
 		h.expire(session)
 		h.fail(o.Key, statusError(resp, at, true))
 		return
+	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden && resp.Header.Get("WWW-Authenticate") != "":
+		// A refusal to authorize: its challenge goes to the owner, who may
+		// authorize and send the request again.
+		h.fail(o.Key, statusError(resp, at, false))
+		return
 	case resp.StatusCode/100 == 4 && mediaType(resp) == "application/json" && h.errorAnswer(resp, o.Key):
 		// The server refused the request with its JSON-RPC error (a
 		// 2026-07-28 server answers -32022 with 400): the answer.

@@ -152,6 +152,9 @@ type StatusError struct {
 	// SessionExpired says the request carried a session id the server no
 	// longer knows (404): the next initialize starts a new session.
 	SessionExpired bool
+	// Authenticate are the WWW-Authenticate values of a 401 or 403: the
+	// server's challenge, which starts an authorization (not a secret).
+	Authenticate []string
 }
 
 func (e *StatusError) Error() string {
@@ -184,6 +187,9 @@ func statusError(resp *http.Response, at *url.URL, expired bool) *StatusError {
 		SessionExpired: expired}
 	if resp.StatusCode/100 == 2 {
 		e.Type = mediaType(resp)
+	}
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		e.Authenticate = resp.Header.Values("WWW-Authenticate")
 	}
 	if len(bytes.TrimSpace(head)) > 0 {
 		e.Excerpt = clip(head)

@@ -13,9 +13,11 @@ const maxListenFailures = 3
 // stream the server ends is reopened after the delay it asked for (at
 // least defaultRetry if it brought no event, so a server that closes it at
 // once is not asked again and again), from its last event id. A 405 means
-// the server offers no such stream: it ends quietly. A session the server
-// no longer knows ends it with a transport error; so does failing to open
-// it maxListenFailures times in a row.
+// the server offers no such stream: it ends quietly; so does a refusal to
+// authorize (401, or 403 with a challenge), until Listen is called again
+// with a token in place. A session the server no longer knows ends it with
+// a transport error; so does failing to open it maxListenFailures times in
+// a row.
 func (h *HTTP) listen() {
 	defer h.wg.Done()
 	defer func() {
@@ -52,6 +54,11 @@ func (h *HTTP) listen() {
 			h.transportError("the standalone event stream failed: %v", err)
 			failures++
 		case resp.StatusCode == http.StatusMethodNotAllowed:
+			drainClose(resp)
+			return
+		case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden && resp.Header.Get("WWW-Authenticate") != "":
+			// Not authorized yet: the owner authorizes on a request of its
+			// own and opens the stream again (Listen) with the token.
 			drainClose(resp)
 			return
 		case resp.StatusCode == http.StatusNotFound && session != "":

@@ -66,8 +66,10 @@ type daemon struct {
 // to the target, writes its StartStatus on status, then answers requests
 // until close, the idle timeout, ctx or a permanent accept failure (an
 // error: the daemon exits loudly rather than live deaf).
-// words name the shell's flags in the engine's messages (timeouts).
-func RunDaemon(ctx context.Context, version string, words actors.Words, h Handler, specIn io.Reader, status *os.File, logw io.Writer) error {
+// words name the shell's flags in the engine's messages (timeouts); host
+// stands behind the session (nil: nobody), so an HTTP target's
+// authorization can reach a browser.
+func RunDaemon(ctx context.Context, version string, words actors.Words, host actors.Host, h Handler, specIn io.Reader, status *os.File, logw io.Writer) error {
 	logger := log.New(logw, "", log.LstdFlags|log.Lmicroseconds)
 	var spec Spec
 	if err := json.NewDecoder(io.LimitReader(specIn, MaxRequest)).Decode(&spec); err != nil {
@@ -84,7 +86,7 @@ func RunDaemon(ctx context.Context, version string, words actors.Words, h Handle
 	if err != nil {
 		return reportStart(status, StartStatus{Code: ExitUsage, Error: err.Error()})
 	}
-	reg := actors.NewRegistry(actors.Options{MaxConnections: 1, Words: words, ClientInfo: mcp.Implementation{Name: "run-mcp", Version: version}})
+	reg := actors.NewRegistry(actors.Options{MaxConnections: 1, Words: words, Host: host, ClientInfo: mcp.Implementation{Name: "run-mcp", Version: version}})
 	defer reg.Close()
 	info, err := reg.Connect(ctx, spec.Name, cfg)
 	if err != nil {

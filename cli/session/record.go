@@ -69,7 +69,12 @@ type Record struct {
 	// EnvHashes fingerprint each value alone, so a refusal can name the
 	// variables that differ (names only).
 	EnvHashes map[string]string `json:"env_hashes,omitempty"`
-	Protocol  string            `json:"protocol"`
+	// HeaderKeys and HeaderHashes are the HTTP headers (static credentials)
+	// an HTTP session sends, as env is kept: names, and a fingerprint of
+	// each value alone.
+	HeaderKeys   []string          `json:"header_keys,omitempty"`
+	HeaderHashes map[string]string `json:"header_hashes,omitempty"`
+	Protocol     string            `json:"protocol"`
 	// Negotiated is the revision the session's server last negotiated,
 	// kept current after each reconnect ("" before any).
 	Negotiated  string    `json:"negotiated,omitempty"`
@@ -133,6 +138,9 @@ func NewRecord(dir, name string, cfg actors.Config, idle float64) *Record {
 	r := &Record{Name: name, Socket: safesocket.Path(dir, name), Target: cfg.Target(), Command: cfg.Spec.Command,
 		Args: cfg.Spec.Args, URL: cfg.URL, Cwd: cfg.Spec.Dir, EnvKeys: wire.EnvKeys(cfg.Spec.Env),
 		EnvHash: EnvHash(cfg.Spec.Env), EnvHashes: EnvHashes(cfg.Spec.Env), Protocol: cfg.Era.String(), StartedAt: time.Now(), IdleMinutes: idle}
+	if len(cfg.Headers) > 0 {
+		r.HeaderKeys, r.HeaderHashes = wire.EnvKeys(cfg.Headers), EnvHashes(cfg.Headers)
+	}
 	if r.Args == nil {
 		r.Args = []string{}
 	}
@@ -180,6 +188,11 @@ func (r *Record) Mismatch(c *Caller) string {
 	if c.EnvGiven && c.EnvHash != r.EnvHash {
 		diffs = append(diffs, fmt.Sprintf("was started with different env values: env differs for: %s (names only; values are not shown)", strings.Join(r.envDiff(c), ", ")))
 	}
+	if c.HeadersGiven {
+		if differ := hashDiff(r.HeaderHashes, c.HeaderHashes); len(differ) > 0 {
+			diffs = append(diffs, fmt.Sprintf("was started with different headers: headers differ for: %s (names only; values are not shown)", strings.Join(differ, ", ")))
+		}
+	}
 	if c.Protocol != "" && c.Protocol != r.Protocol {
 		diffs = append(diffs, fmt.Sprintf("is running protocol: %s, this call asks for %s", r.Protocol, c.Protocol))
 	}
@@ -215,6 +228,24 @@ func (r *Record) envDiff(c *Caller) []string {
 	if len(out) == 0 {
 		out = append(out, "(no variable names differ; the set of values does)")
 	}
+	return out
+}
+
+// hashDiff names the keys whose fingerprints differ between two sides, or
+// that one side has and the other does not.
+func hashDiff(a, b map[string]string) []string {
+	var out []string
+	for k, h := range a {
+		if b[k] != h {
+			out = append(out, k)
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
 	return out
 }
 

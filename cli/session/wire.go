@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/internal/oauth"
 	"github.com/run-mcp/run-mcp/wire"
 )
 
@@ -111,7 +112,11 @@ type Caller struct {
 	EnvHash  string   `json:"env_hash,omitempty"`
 	// EnvHashes fingerprint each value alone (see Record.EnvHashes).
 	EnvHashes map[string]string `json:"env_hashes,omitempty"`
-	Protocol  string            `json:"protocol,omitempty"` // "": not given
+	// HeadersGiven says the call names HTTP headers; HeaderHashes
+	// fingerprint each value alone, by name (values never travel here).
+	HeadersGiven bool              `json:"headers_given,omitempty"`
+	HeaderHashes map[string]string `json:"header_hashes,omitempty"`
+	Protocol     string            `json:"protocol,omitempty"` // "": not given
 }
 
 // Reply is the daemon's answer: what the command printed and its exit code.
@@ -150,6 +155,7 @@ type Spec struct {
 	ConnectTimeoutMS int               `json:"connect_timeout_ms"`
 	RequestTimeoutMS int               `json:"request_timeout_ms,omitempty"`
 	IdleMinutes      float64           `json:"idle_timeout"`
+	OAuth            oauth.Options     `json:"oauth,omitzero"` // an HTTP target's client; its secret on stdin only, like env
 }
 
 // StartStatus is the daemon's first and only line on its status pipe.
@@ -171,6 +177,6 @@ func (s Spec) Config() (actors.Config, error) {
 	}
 	// Listing: a session's first life is listed whole, so the first
 	// reconnect diffs against everything it offered.
-	return actors.Config{Spec: wire.Spec{Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Cwd}, URL: s.URL, Headers: s.Headers, Era: era,
+	return actors.Config{Spec: wire.Spec{Command: s.Command, Args: s.Args, Env: s.Env, Dir: s.Cwd}, URL: s.URL, Headers: s.Headers, OAuth: s.OAuth, Era: era,
 		ConnectTimeout: time.Duration(s.ConnectTimeoutMS) * time.Millisecond, RequestTimeout: time.Duration(s.RequestTimeoutMS) * time.Millisecond, Listing: true}, nil
 }

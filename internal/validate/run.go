@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/internal/oauth"
 	"github.com/run-mcp/run-mcp/wire"
 )
 
@@ -25,6 +26,9 @@ func Run(ctx context.Context, cfg actors.Config, opts actors.Options) Report {
 	reg := actors.NewRegistry(opts)
 	defer reg.Close()
 	r := Report{Command: cfg.Target(), Capabilities: []string{}, Stderr: []string{}}
+	if cfg.IsHTTP() && !userAuthorization(cfg.Headers) {
+		r.authorization(ctx, cfg.URL, cfg.OAuth)
+	}
 	start := time.Now()
 	info, err := reg.Connect(ctx, "validate", cfg)
 	c, _ := reg.Resolve("validate", false)
@@ -51,6 +55,9 @@ func Running(ctx context.Context, c *actors.Conn, info actors.Info) Report {
 		return r
 	}
 	r.add("handshake_connection", Pass, "used the already-running session (connected since %s); nothing was restarted", info.ConnectedAt.Format(time.TimeOnly))
+	if info.Transport != "stdio" {
+		r.authorization(ctx, info.Target, oauth.Options{})
+	}
 	return check(ctx, c, info, info.Transport != "stdio", r)
 }
 

@@ -88,7 +88,10 @@ type hostConfig struct {
 	elicit        func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error)
 	noElicitation bool
 	env           []string // extra environment for run-mcp itself (e.g. a fake HOME)
-	modernHost    bool     // the host speaks 2026-07-28 (server/discover) instead of initialize
+	// caps are the capabilities the host declares at initialize, over what
+	// its handlers imply (a URL-mode elicitation, say).
+	caps       *mcp.ClientCapabilities
+	modernHost bool // the host speaks 2026-07-28 (server/discover) instead of initialize
 }
 
 // host is the test's stand-in for a coding agent's MCP client, with
@@ -207,6 +210,9 @@ func startWith(t *testing.T, cfg hostConfig) *host {
 	init.Params.ClientInfo = mcp.Implementation{Name: "agent-test-host", Version: "1.0.0"}
 	if !cfg.modernHost {
 		init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	}
+	if cfg.caps != nil {
+		init.Params.Capabilities = *cfg.caps
 	}
 	if _, err := h.c.Initialize(ctx, init); err != nil {
 		t.Fatalf("initialize run-mcp: %v\nstderr:\n%s", err, h.stderr.String())

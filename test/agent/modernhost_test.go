@@ -2,6 +2,7 @@ package agent
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -11,9 +12,12 @@ import (
 
 // startRawModern is startRaw for a host that speaks 2026-07-28: no handshake,
 // and the era's _meta on every request (modernCall).
-func startRawModern(t *testing.T) *linesHost {
+func startRawModern(t *testing.T, env ...string) *linesHost {
 	t.Helper()
 	cmd := exec.Command(bin, "-o", t.TempDir())
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Runs the official MCP conformance suite's non-auth client scenarios, both
-# pinned versions, with run-mcp as the client in both modes (headless and
-# through the agent server), and prints a table. Exit 1 when a scenario's
-# result differs from what is expected (expected.txt).
+# Runs the official MCP conformance suite's client scenarios, both pinned
+# versions, with run-mcp as the client in both modes (headless and through
+# the agent server), and prints a table. Exit 1 when a scenario's result
+# differs from what is expected (expected.txt). The authorization scenarios
+# need no person: BROWSER is test/conformance/browser, which fetches the
+# authorization URL and follows its redirects back to run-mcp, as a browser
+# would.
 #
 #   test/conformance/run.sh [BIN]      BIN: run-mcp binary (default bin/run-mcp)
 #   SCENARIOS="initialize tools_call"  to run fewer
@@ -21,20 +24,24 @@ out=${CONFORMANCE_OUT:-$root/test/conformance/out}
 rm -rf "$out" && mkdir -p "$out"
 adapter=$out/adapter
 go build -o "$adapter" ./test/conformance/adapter || exit 2
+go build -o "$out/browser" ./test/conformance/browser || exit 2
+export BROWSER=$out/browser
 
-# Every non-auth client scenario each version lists (auth needs an OAuth
-# server; the sep-2640 extension scenarios test skills, not MCP clients).
+# Every client scenario each version lists but the extensions that need
+# more than the specification's authorization (client credentials, JWT
+# assertions, DPoP, enterprise identity) and sep-2640's, which test skills,
+# not MCP clients.
 scenarios_of() {
 	node "$root/node_modules/$1/dist/index.js" list 2>/dev/null |
-		sed -n '/^Client scenarios/,/^$/p' | sed -n 's/^  - \([^ ]*\).*/\1/p' |
-		grep -v -e '^auth/' -e '^sep-2640-'
+		sed -n '/^Client scenarios/,/^$/p' | grep -v '\[extension\]' |
+		sed -n 's/^  - \([^ ]*\).*/\1/p' | grep -v -e '^sep-2640-'
 }
 
 # The newest revision a scenario applies to, e.g. 2026-07-28; the scenario
 # runs at it (the suite passes it on as MCP_CONFORMANCE_PROTOCOL_VERSION).
 revision_of() {
 	node "$root/node_modules/$1/dist/index.js" list 2>/dev/null |
-		sed -n "s/^  - $2 \[\(.*\)\]\$/\1/p" | tr ',' '\n' | grep -E '^[0-9-]+$' | sort | tail -n 1
+		sed -n "s|^  - $2 \\[\\(.*\\)\\]\$|\\1|p" | tr ',' '\n' | grep -E '^[0-9-]+$' | sort | tail -n 1
 }
 
 declare -A expected

@@ -40,3 +40,25 @@ func TestHTTPTargetRefusesEnv(t *testing.T) {
 		t.Errorf("the refusal must show no value and reach nothing\n%s", r)
 	}
 }
+
+// Static credentials: --header and --bearer-env reach an HTTP target and
+// are never shown; a server run-mcp starts is told to use --env.
+func TestStaticCredentials(t *testing.T) {
+	t.Parallel()
+	url := startHTTPDemo(t)
+	r := runWith(t, t.TempDir(), []string{"MY_TOKEN=tok-never-shown"}, "list-tools", "--header", "X-Api-Key: sk-never-shown", "--bearer-env", "MY_TOKEN", "--", url)
+	r.wantCode(t, 0)
+	r = run(t, "list-tools", "--header", "X-Api-Key: sk-never-shown", "--", bin, "demo-server")
+	r.wantCode(t, 64)
+	r.wantStderr(t, "--header and --bearer-env (X-Api-Key) reach an HTTP target only", "--env KEY=VALUE")
+	r2 := run(t, "list-tools", "--header", "sk-never-shown", "--", url)
+	r2.wantCode(t, 64)
+	r3 := run(t, "list-tools", "--bearer-env", "UNSET_VARIABLE_FOR_RUN_MCP", "--", url)
+	r3.wantCode(t, 64)
+	r3.wantStderr(t, "--bearer-env UNSET_VARIABLE_FOR_RUN_MCP: the variable is not set")
+	for _, x := range []result{r, r2, r3} {
+		if strings.Contains(x.stderr+x.stdout, "never-shown") {
+			t.Errorf("a credential reached the output:\n%s", x)
+		}
+	}
+}

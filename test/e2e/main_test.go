@@ -23,8 +23,9 @@ import (
 	"github.com/run-mcp/run-mcp/test/targets"
 )
 
-// bin is the run-mcp binary under test, built once in TestMain.
-var bin, badServer, schemasServer string
+// bin is the run-mcp binary under test, built once in TestMain, with the
+// fixtures it is run against.
+var bin, badServer, schemasServer, oauthServer, browser string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "run-mcp-e2e-")
@@ -45,6 +46,12 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	schemasServer, err = targets.BuildBinary(dir, "./test/fixtures/schemas")
+	if err == nil {
+		oauthServer, err = targets.BuildBinary(dir, targets.OAuthServer)
+	}
+	if err == nil {
+		browser, err = targets.BuildBinary(dir, targets.Browser)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		_ = os.RemoveAll(dir)
@@ -92,12 +99,13 @@ func command(t *testing.T, ctx context.Context, args ...string) *exec.Cmd {
 }
 
 // commandIn runs with TMPDIR=tmp, so commands of one test share session
-// records (they live under the temp dir).
+// records (they live under the temp dir), and with run-mcp's configuration
+// directory (the OAuth tokens) under it too, never the user's.
 func commandIn(t *testing.T, ctx context.Context, tmp string, args ...string) *exec.Cmd {
 	t.Helper()
 	c := exec.CommandContext(ctx, bin, args...)
 	c.Dir = t.TempDir()
-	c.Env = append(os.Environ(), "TMPDIR="+tmp)
+	c.Env = append(os.Environ(), "TMPDIR="+tmp, "RUN_MCP_CONFIG_DIR="+filepath.Join(tmp, "run-mcp-config"), "BROWSER=")
 	c.WaitDelay = 5 * time.Second
 	return c
 }
@@ -111,9 +119,16 @@ func run(t *testing.T, args ...string) result {
 // runIn runs run-mcp to completion with TMPDIR=tmp.
 func runIn(t *testing.T, tmp string, args ...string) result {
 	t.Helper()
+	return runWith(t, tmp, nil, args...)
+}
+
+// runWith is runIn with more environment (it wins over the defaults).
+func runWith(t *testing.T, tmp string, env []string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	c := commandIn(t, ctx, tmp, args...)
+	c.Env = append(c.Env, env...)
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb
 	start := time.Now()

@@ -18,7 +18,12 @@ import (
 // every form with the defaults its schema gives, the way a person pressing
 // "submit" on an untouched form would.
 func agent(ctx context.Context, bin, protocol, url string) error {
-	tr := transport.NewStdioWithOptions(bin, nil, nil, transport.WithCommandStderrWriter(os.Stderr))
+	env, cleanup, err := isolate()
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	tr := transport.NewStdioWithOptions(bin, env, nil, transport.WithCommandStderrWriter(os.Stderr))
 	if err := tr.Start(ctx); err != nil {
 		return fmt.Errorf("start the agent server %s: %w", bin, err)
 	}
@@ -28,11 +33,14 @@ func agent(ctx context.Context, bin, protocol, url string) error {
 	if err := c.Start(ctx); err != nil {
 		return fmt.Errorf("start the host: %w", err)
 	}
+	// The host declares forms and URLs: run-mcp relays an authorization to
+	// it as a URL-mode elicitation, which a person opens in a browser.
+	caps := mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}}
 	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
-		ClientInfo: mcp.Implementation{Name: "conformance-host", Version: "1"}}}); err != nil {
+		ClientInfo: mcp.Implementation{Name: "conformance-host", Version: "1"}, Capabilities: caps}}); err != nil {
 		return fmt.Errorf("initialize the agent server: %w", err)
 	}
-	if _, err := callAgent(ctx, c, "connect_to_mcp", map[string]any{"command": url, "protocol": protocol}); err != nil {
+	if _, err := callAgent(ctx, c, "connect_to_mcp", map[string]any{"command": url, "protocol": protocol, "oauth": authArgs()}); err != nil {
 		return err
 	}
 	listed, err := callAgent(ctx, c, "list_mcp_primitives", map[string]any{"type": []string{"tools"}})
@@ -93,10 +101,18 @@ func toolsOf(text string) ([]tool, error) {
 	return tools, nil
 }
 
-// acceptDefaults accepts a form with each field's default value.
+// acceptDefaults accepts a form with each field's default value, and opens
+// the URL of a URL-mode elicitation before accepting it.
 type acceptDefaults struct{}
 
-func (acceptDefaults) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+func (acceptDefaults) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	if req.Params.Mode == "url" {
+		if err := openInBrowser(ctx, req.Params.URL); err != nil {
+			fmt.Fprintln(os.Stderr, "adapter:", err)
+			return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}}, nil
+		}
+		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept}}, nil
+	}
 	var s struct {
 		Properties map[string]map[string]any `json:"properties"`
 	}

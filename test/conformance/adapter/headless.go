@@ -13,7 +13,12 @@ import (
 // `run-mcp call`, the way a shell user would. A call that exits non-zero is
 // reported but does not stop the others: the suite judges the traffic.
 func headless(ctx context.Context, bin, protocol, url string) error {
-	out, err := runMCP(ctx, bin, "list-tools", "--protocol", protocol, "--", url)
+	env, cleanup, err := isolate()
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	out, err := runMCP(ctx, bin, env, append(append([]string{"list-tools", "--protocol", protocol}, authFlags()...), "--", url)...)
 	if err != nil {
 		return err
 	}
@@ -23,7 +28,7 @@ func headless(ctx context.Context, bin, protocol, url string) error {
 	}
 	for _, t := range listed {
 		args, _ := json.Marshal(argumentsFor(t.InputSchema, listed))
-		if _, err := runMCP(ctx, bin, "call", "--protocol", protocol, t.Name, string(args), "--", url); err != nil {
+		if _, err := runMCP(ctx, bin, env, append(append([]string{"call", "--protocol", protocol}, authFlags()...), t.Name, string(args), "--", url)...); err != nil {
 			fmt.Fprintf(os.Stderr, "adapter: call %s: %v\n", t.Name, err)
 		}
 	}
@@ -32,8 +37,9 @@ func headless(ctx context.Context, bin, protocol, url string) error {
 
 // runMCP runs one run-mcp subcommand; its stderr passes through so the
 // suite's stderr.txt shows run-mcp's own status lines.
-func runMCP(ctx context.Context, bin string, args ...string) ([]byte, error) {
+func runMCP(ctx context.Context, bin string, env []string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = append(os.Environ(), env...)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = os.Stderr

@@ -1,0 +1,4 @@
+package cli
+
+// platformOpener is the command that opens a URL in the user's browser.
+func platformOpener(url string) []string { return []string{"open", url} }
