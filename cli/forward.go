@@ -17,10 +17,6 @@ import (
 	"github.com/run-mcp/run-mcp/wire"
 )
 
-// answerMargin is added to an operation's own timeout before the client
-// gives up on the daemon.
-const answerMargin = 15 * time.Second
-
 // forward sends a sessioned call to its daemon, starting the daemon first
 // when the session does not exist yet, and prints what the daemon printed.
 // A warm call is one round trip: the daemon checks the caller's setup
@@ -63,7 +59,7 @@ func forward(cmd *cobra.Command, g *globals, io streams, sp *split, req *session
 			conn, err = session.Dial(rec.Socket)
 		}
 		if err != nil {
-			return daemonTrouble(dir, rec, err)
+			return daemonTrouble(dir, rec, err, req)
 		}
 	}
 	if !started {
@@ -86,7 +82,13 @@ func forward(cmd *cobra.Command, g *globals, io streams, sp *split, req *session
 	// start always has.
 	ctx, sig := interruptible(cmd.Context())
 	defer sig.stop()
-	wait := g.callTimeout(headlessTimeout) + max(g.requestTimeout(), connectTimeoutOf(g)) + answerMargin // a call may re-list first
+	wait := answerWait(g, req, rec)
+	conn.Longer = func() time.Duration {
+		if rec != nil {
+			return 0 // its budgets are in wait already
+		}
+		return answerWait(g, req, recordOf(dir, name)) - wait
+	}
 	reply, err := conn.Ask(ctx, *req, wait, sig.armed)
 	if s := sig.received(); s != nil {
 		e := exitf(signalCode(s), "interrupted by %s: the command was cancelled in session %q (a call in flight was sent notifications/cancelled); the session and its server keep running", signalName(s), name)
@@ -101,9 +103,25 @@ func forward(cmd *cobra.Command, g *globals, io streams, sp *split, req *session
 		if rec == nil {
 			rec = recordOf(dir, name)
 		}
-		return daemonTrouble(dir, rec, err)
+		return daemonTrouble(dir, rec, err, req)
 	}
 	return printReply(io, reply, g.raw)
+}
+
+// answerWait is how long a command waits for its daemon's answer: its
+// operation's budget (Request.Budget) plus session.Margin. The budgets come
+// from the command's own flags, and what it does not set from the session's
+// record when it has one in hand (nil: the defaults).
+func answerWait(g *globals, req *session.Request, rec *session.Record) time.Duration {
+	t := session.Timeouts{}
+	if rec != nil {
+		t = rec.Timeouts()
+	}
+	if g.connectTimeout > 0 && t.Connect == 0 {
+		t.Connect = time.Duration(g.connectTimeout) * time.Millisecond
+	}
+	budget, _ := req.Budget(t)
+	return budget + session.Margin
 }
 
 // printReply prints what the daemon printed. Under --raw a failure is one
@@ -266,7 +284,7 @@ func attachOrStart(cmd *cobra.Command, g *globals, io streams, dir string, sp *s
 			return nil, false, err
 		}
 	}
-	wait := connectTimeoutOf(g) + answerMargin
+	wait := connectTimeoutOf(g) + session.Margin
 	unlock, rec, err := session.ClaimStart(dir, name, wait)
 	if err != nil || rec != nil {
 		return rec, false, err // another command started it meanwhile: attach
@@ -285,17 +303,15 @@ func attachOrStart(cmd *cobra.Command, g *globals, io streams, dir string, sp *s
 	return rec, true, nil
 }
 
-// daemonTrouble explains a daemon that did not answer: gone (its record is
-// pruned and its log says why), alive but not taking connections, or alive
-// and silent (suspect the server or the daemon). A live daemon is never
-// pruned.
-func daemonTrouble(dir string, rec *session.Record, err error) error {
+// daemonTrouble explains a daemon that did not answer: took the request
+// and stayed silent (wedged or busy, see silentDaemon), gone (its record is
+// pruned and its log says why), or alive but not taking connections. A live
+// daemon is never pruned.
+func daemonTrouble(dir string, rec *session.Record, err error, req *session.Request) error {
 	var silent session.ErrNoAnswer
 	switch {
 	case errors.As(err, &silent):
-		return exitf(ExitToolError, "the session daemon for %q took the request but did not answer within %s. "+
-			"If `run-mcp stderr --session %s` shows the server busy or silent, suspect the server; if the daemon's log (%s) shows an error, suspect the daemon. close-session %s stops both",
-			rec.Name, silent.After.Round(time.Second), rec.Name, session.LogPath(dir, rec.Name), rec.Name)
+		return silentDaemon(dir, rec, silent.After, req)
 	case rec.Alive():
 		return exitf(ExitToolError, "the session daemon for %q (PID %d) is running but did not take the request (%v). It may be stopped or overloaded; its log is %s. close-session %s stops it",
 			rec.Name, rec.DaemonPid, err, session.LogPath(dir, rec.Name), rec.Name)
