@@ -268,6 +268,10 @@ func attachOrStart(cmd *cobra.Command, g *globals, io streams, dir string, sp *s
 		return rec, false, nil
 	}
 	if !namesItsServer(g, sp) {
+		if claim := session.Starting(dir, name); claim != nil {
+			// Another command is starting it: attach once it has started.
+			return awaitStart(cmd, io, dir, name, claim)
+		}
 		why := ""
 		if ended := session.HowItEnded(dir, name); ended != "" {
 			why = fmt.Sprintf(": %s (its log: %s)", ended, session.LogPath(dir, name))
@@ -285,7 +289,8 @@ func attachOrStart(cmd *cobra.Command, g *globals, io streams, dir string, sp *s
 		}
 	}
 	wait := connectTimeoutOf(g) + session.Margin
-	unlock, rec, err := session.ClaimStart(dir, name, wait)
+	claim := session.Claim{Target: cfg.Target(), Cwd: cfg.Spec.Dir, EnvKeys: wire.EnvKeys(cfg.Spec.Env), Protocol: cfg.Era.String(), IdleMinutes: g.idleTimeout}
+	unlock, rec, err := session.ClaimStart(dir, name, wait, claim)
 	if err != nil || rec != nil {
 		return rec, false, err // another command started it meanwhile: attach
 	}
@@ -301,6 +306,25 @@ func attachOrStart(cmd *cobra.Command, g *globals, io streams, dir string, sp *s
 		return nil, false, withStartHints(withEraHint(err, cfg.Era), cfg)
 	}
 	return rec, true, nil
+}
+
+// awaitStart waits for a session another command is starting (within the
+// budget that command gives its start) and attaches to it. A start that
+// ends without a session fails with what the daemon's log says.
+func awaitStart(cmd *cobra.Command, io streams, dir, name string, claim *session.Claim) (*session.Record, bool, error) {
+	done := io.withFeedback(cmd).fb.wait(fmt.Sprintf("session %s to start (PID %d is starting %s)", name, claim.Pid, claim.Target))
+	rec := session.AwaitStart(dir, name, claim)
+	done()
+	if rec != nil {
+		return rec, false, nil
+	}
+	code := ExitUsage
+	if session.StartFailed(dir, name) {
+		code = ExitUnavail
+	}
+	return nil, false, exitf(code, "Session %q did not start: the command that was starting it (PID %d) ended without it. Its daemon's log says: %s\n"+
+		"Start it by giving the server to run: run-mcp %s --session %s -- <your server command> (or --server NAME)",
+		name, claim.Pid, session.LogTail(dir, name), cmd.Name(), name)
 }
 
 // daemonTrouble explains a daemon that did not answer: took the request
