@@ -51,7 +51,7 @@ func forward(cmd *cobra.Command, g *globals, io streams, sp *split, req *session
 			// server, so it starts the session afresh, as it would have
 			// with no record, and says what became of the old one.
 			session.Prune(dir, rec)
-			fmt.Fprintf(io.err, "run-mcp: session %q was gone: its daemon (PID %d) is no longer running, so its record was removed and the session is started again. Its log said: %s\n",
+			io.status("run-mcp: session %q was gone: its daemon (PID %d) is no longer running, so its record was removed and the session is started again. Its log said: %s",
 				name, rec.DaemonPid, session.LogTail(dir, name))
 			if rec, started, err = attachOrStart(cmd, g, io, dir, sp); err != nil {
 				return err
@@ -136,7 +136,8 @@ func printReply(io streams, reply *session.Reply, raw bool) error {
 	}
 	if reply.Code == 0 || !raw {
 		if reply.Stderr != "" {
-			_, _ = io.err.Write([]byte(reply.Stderr))
+			// The daemon made it safe already; one of another version may not have.
+			_, _ = io.err.Write([]byte(terminalSafe(reply.Stderr)))
 		}
 		if reply.Code != 0 {
 			return &ExitError{Code: reply.Code, Quiet: true, Err: errors.New("the sessioned call failed")}

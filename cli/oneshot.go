@@ -24,8 +24,10 @@ type streams struct {
 	fb  *feedback // a one-shot command's waits and progress, on a terminal only
 }
 
+// status writes one status line for a person, its control characters made
+// visible (terminalSafe): it often carries the server's words.
 func (s streams) status(format string, args ...any) {
-	fmt.Fprintf(s.err, format+"\n", args...)
+	_, _ = io.WriteString(s.err, terminalSafe(fmt.Sprintf(format, args...))+"\n")
 }
 
 // printJSON writes v as indented JSON on stdout.
