@@ -349,7 +349,7 @@ func (s *session) takeStderr(ring *wire.Ring) {
 func decodeInit(raw json.RawMessage) (*mcp.InitializeResult, error) {
 	var res mcp.InitializeResult
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("the server's answer to initialize is not an initialize result: %w", err)
+		return nil, fmt.Errorf("the server's answer to initialize is not an initialize result: %s", wire.JSONWords(err))
 	}
 	return &res, nil
 }

@@ -127,7 +127,7 @@ func runCall(ctx context.Context, x *job, ic *intercept.Interceptor, c *actors.C
 		if g.raw { // show the answer as it came, so the mistake can be seen
 			_ = io.printJSON(json.RawMessage(out.Raw))
 		}
-		e := exitf(ExitToolError, "the server answered tools/call with something that is not a valid tool result (%s); a strict client would reject it. Run it with --raw to see the answer, or run-mcp validate", jsonWords(err))
+		e := exitf(ExitToolError, "the server answered tools/call with something that is not a valid tool result (%s); a strict client would reject it. Run it with --raw to see the answer, or run-mcp validate", wire.JSONWords(err))
 		e.Printed = g.raw // stdout holds the answer: no envelope after it
 		return e
 	}

@@ -226,6 +226,7 @@ func (s *splitter) hand(lines [][]byte, t time.Time) {
 	s.fed += len(lines)
 	s.out.appendLines(lines, t)
 }
+
 // collect adds part of a line that does not end in this chunk, or is too
 // long to hand over as it is.
 func (s *splitter) collect(b []byte) {

@@ -97,7 +97,7 @@ func LoadRecord(dir, name string) (*Record, error) {
 	}
 	var r Record
 	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("the session record %s is damaged (%v); close-session %s removes it", RecordPath(dir, name), err, name)
+		return nil, fmt.Errorf("the session record %s is damaged (%s); close-session %s removes it", RecordPath(dir, name), wire.JSONWords(err), name)
 	}
 	return &r, nil
 }

@@ -27,8 +27,8 @@ import (
 	"github.com/run-mcp/run-mcp/test/targets"
 )
 
-// bin is the run-mcp binary under test.
-var bin string
+// bin is the run-mcp binary under test; liar is test/fixtures/liar.
+var bin, liar string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "run-mcp-hostile-")
@@ -39,6 +39,9 @@ func TestMain(m *testing.M) {
 	bin = os.Getenv("HOSTILE_BIN")
 	if bin == "" {
 		bin, err = targets.BuildBinary(dir, "./cmd/run-mcp")
+	}
+	if err == nil {
+		liar, err = targets.BuildBinary(dir, "./test/fixtures/liar")
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
