@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -61,7 +62,7 @@ func (c *Conn) Status(ctx context.Context) (Status, error) {
 				}
 			}
 			s.Evidence = sess.evidence.Snapshot()
-			s.Launcher, s.Redirects = sess.launcher, sess.redirects
+			s.Launcher, s.Redirects = sess.launcher, slices.Clone(sess.redirects)
 			if st.phase == PhaseDead || st.phase == PhaseClosed {
 				r := sess.report(st.stderr, 0)
 				s.Report, s.Ended = &r, st.ended

@@ -43,6 +43,7 @@ func (w *watch) fields(ctx context.Context, protocol string) []field {
 	if !ok {
 		out = append(out, field{"stderr_unavailable", httpLimits})
 	}
+	out = append(out, redirectsField(ctx, w.c, ok)...)
 	now, _ := w.c.Evidence(ctx)
 	if !w.oneShot {
 		now = since(w.ev, now)

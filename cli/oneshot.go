@@ -121,7 +121,9 @@ func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion s
 	if err != nil {
 		return internalf("the connection just made is not in its registry: %v", err)
 	}
+	shown := showRedirects(ctx, io, conn, 0)
 	err = fn(ctx, conn, info)
+	showRedirects(ctx, io, conn, shown) // those of the command's own requests
 	// One warning for the server's whole life (start-up and the command):
 	// it lived for this command alone.
 	if ev, everr := conn.Evidence(context.WithoutCancel(ctx)); everr == nil {
