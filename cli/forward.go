@@ -83,11 +83,21 @@ func forward(cmd *cobra.Command, g *globals, io streams, sp *split, req *session
 	ctx, sig := interruptible(cmd.Context())
 	defer sig.stop()
 	wait := answerWait(g, req, rec)
+	known := rec != nil // then its budgets are in wait already
 	conn.Longer = func() time.Duration {
-		if rec != nil {
-			return 0 // its budgets are in wait already
+		if known {
+			return 0
 		}
-		return answerWait(g, req, recordOf(dir, name)) - wait
+		if rec == nil {
+			rec = recordOf(dir, name)
+		}
+		return answerWait(g, req, rec) - wait
+	}
+	conn.Stuck = func() bool {
+		if rec == nil {
+			rec = recordOf(dir, name)
+		}
+		return rec.DaemonPid > 0 && session.Stopped(rec.DaemonPid)
 	}
 	reply, err := conn.Ask(ctx, *req, wait, sig.armed)
 	if s := sig.received(); s != nil {

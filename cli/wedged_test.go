@@ -103,7 +103,7 @@ func TestAskWaitsTheBudgetThenLonger(t *testing.T) {
 	conn.Longer = func() time.Duration { asked++; return 50 * time.Millisecond }
 	_, err = conn.Ask(t.Context(), session.Request{Op: session.OpStderr, Session: "y"}, 50*time.Millisecond, nil)
 	var silent session.ErrNoAnswer
-	if !errors.As(err, &silent) || silent.After != 100*time.Millisecond || asked != 1 {
-		t.Fatalf("got %v after asking Longer %d time(s), want no answer after 100ms, asking once", err, asked)
+	if !errors.As(err, &silent) || silent.After < 100*time.Millisecond || asked != 1 {
+		t.Fatalf("got %v after asking Longer %d time(s), want no answer after its budget and what Longer added, asking once", err, asked)
 	}
 }

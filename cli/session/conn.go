@@ -49,7 +49,14 @@ type Conn struct {
 	// own flags but not the budgets its session was started with, which
 	// only its record says; reading it only then keeps it off the warm path.
 	Longer func() time.Duration
+	// Stuck, when set, is asked every stuckPoll while the reply is awaited
+	// whether the daemon can no longer answer (stopped by a signal): then
+	// the wait ends at once rather than after a budget of minutes.
+	Stuck func() bool
 }
+
+// stuckPoll is how often a client waiting for its reply asks Stuck.
+const stuckPoll = time.Second
 
 // Dial connects to the daemon at socket; an error is ErrCannotReach.
 func Dial(socket string) (*Conn, error) {
@@ -84,14 +91,14 @@ func (k *Conn) Ask(ctx context.Context, req Request, wait time.Duration, sent fu
 		return nil, errorf(ExitDataErr, "the request is %d bytes, more than the %d MiB a session's daemon takes (%d MiB of arguments, as a one-shot command, and its command line); "+
 			"pass smaller arguments, or run the command without --session", len(b)-1, MaxRequest>>20, maxArgs>>20)
 	}
-	waited := wait
-	_ = c.SetDeadline(time.Now().Add(wait))
-	if _, err := c.Write(b); err != nil {
+	start := time.Now()
+	deadline := start.Add(wait)
+	if err := k.send(c, b, deadline); err != nil {
 		switch {
 		case ctx.Err() != nil:
 			return nil, context.Cause(ctx)
 		case IsTimeout(err): // a stopped daemon whose socket buffer is full
-			return nil, ErrNoAnswer{After: waited}
+			return nil, ErrNoAnswer{After: time.Since(start).Round(time.Millisecond)}
 		}
 		return nil, fmt.Errorf("send to the session daemon: %w", err)
 	}
@@ -99,13 +106,9 @@ func (k *Conn) Ask(ctx context.Context, req Request, wait time.Duration, sent fu
 		sent()
 	}
 	br := bufio.NewReader(c)
-	_, err = br.Peek(1)
-	if err != nil && IsTimeout(err) && ctx.Err() == nil && k.Longer != nil {
-		if more := k.Longer(); more > 0 {
-			waited += more
-			_ = c.SetReadDeadline(time.Now().Add(more))
-			_, err = br.Peek(1)
-		}
+	waited := wait
+	if err = k.awaitReply(ctx, c, br, deadline); err != nil && IsTimeout(err) {
+		waited = time.Since(start).Round(time.Millisecond)
 	}
 	if err == nil {
 		_ = c.SetReadDeadline(time.Now().Add(replyWait + Margin))
@@ -121,6 +124,65 @@ func (k *Conn) Ask(ctx context.Context, req Request, wait time.Duration, sent fu
 		return nil, ErrNoAnswer{After: waited}
 	}
 	return nil, fmt.Errorf("read the session daemon's answer: %w", err)
+}
+
+// send writes the request by deadline; a daemon that stops reading it (a
+// request larger than the socket's buffer) is given up on early when Stuck
+// says so.
+func (k *Conn) send(c net.Conn, b []byte, deadline time.Time) error {
+	for {
+		until := deadline
+		if k.Stuck != nil {
+			until = minTime(deadline, time.Now().Add(stuckPoll))
+		}
+		_ = c.SetWriteDeadline(until)
+		n, err := c.Write(b)
+		b = b[n:]
+		if err == nil || !IsTimeout(err) || !time.Now().Before(deadline) || k.Stuck != nil && k.Stuck() {
+			return err
+		}
+	}
+}
+
+// awaitReply waits until the reply begins (its first byte is buffered in
+// br) or deadline, extended once by Longer; Stuck, asked every stuckPoll,
+// may end the wait early. It returns nil, or the read's error: a timeout
+// when the daemon did not answer.
+func (k *Conn) awaitReply(ctx context.Context, c net.Conn, br *bufio.Reader, deadline time.Time) error {
+	longer := k.Longer
+	for {
+		until := deadline
+		if k.Stuck != nil {
+			until = minTime(deadline, time.Now().Add(stuckPoll))
+		}
+		_ = c.SetReadDeadline(until)
+		_, err := br.Peek(1)
+		if err == nil || !IsTimeout(err) || ctx.Err() != nil {
+			return err
+		}
+		switch {
+		case time.Now().Before(deadline):
+			if k.Stuck != nil && k.Stuck() {
+				return err
+			}
+		case longer != nil:
+			more := longer()
+			longer = nil
+			if more <= 0 {
+				return err
+			}
+			deadline = deadline.Add(more)
+		default:
+			return err
+		}
+	}
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }
 
 // decodeReply reads the daemon's reply line.

@@ -20,8 +20,9 @@ import (
 const bounded = 40 * time.Second
 
 // TestAStoppedDaemonBoundsEveryCommand: a daemon that takes requests and
-// never answers them (SIGSTOP) fails each command after that command's own
-// budget plus a margin, saying to suspect the daemon and what still works
+// never answers them (SIGSTOP) fails each command, within the command's own
+// budget plus a margin (it sees a stopped daemon at once), saying to
+// suspect the daemon and what still works
 // (its log, close-session), never advising `stderr --session`, which cannot
 // reach it either. close-session then kills it, its server and its
 // supervisor, and leaves no record or socket.
