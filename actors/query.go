@@ -108,6 +108,35 @@ func (c *Conn) Stderr(ctx context.Context, since, last int) (ex wire.Excerpt, ok
 	return r.ex, r.ok, err
 }
 
+// stderrSyncWait bounds SyncStderr: a target that floods stderr without
+// pause never lets its pipe run empty.
+const stderrSyncWait = 2 * time.Second
+
+// SyncStderr waits until every line the current process wrote to stderr
+// before the call has been read from its pipe, so that a Stderr query
+// after it (which takes them into the ring) has them all: a server writes
+// its stderr before it answers, but the drain may be behind a flood, and a
+// pause in the lines says nothing under load. It is bounded by ctx and
+// stderrSyncWait, and false when it cannot tell (a pipe that takes no
+// deadline, on Windows): the caller then waits for the lines to settle.
+func (c *Conn) SyncStderr(ctx context.Context) bool {
+	feed, err := ask(ctx, c, func(st *connState) *wire.StderrFeed {
+		if s := st.sess; s != nil && s.proc != nil && !s.stderrDone {
+			return s.proc.Stderr()
+		}
+		return nil
+	})
+	if err != nil {
+		return false
+	}
+	if feed == nil { // no process, or its stderr is all in already
+		return true
+	}
+	ctx, cancel := context.WithTimeout(ctx, stderrSyncWait)
+	defer cancel()
+	return feed.Sync(ctx)
+}
+
 // StderrStart is the position in the connection's stderr before the
 // newest process's first line: Stderr(ctx, StderrStart, 0) is what the
 // current process (or the last one to run) wrote, and nothing of the
