@@ -121,8 +121,8 @@ func runRSS(t *testing.T, args ...string) (result, int64) {
 // Before the cap, a one-shot call reading 2 GB peaked at 1.84 GB.
 const rssLimit = 400
 
-// An HTTP target that answers with 2 GB, as a JSON body or as one SSE
-// event, fails the command with the 64 MB cap's message, and run-mcp's
+// An HTTP target that answers a call with 2 GB, as a JSON body or as one
+// SSE event, fails the call with the 64 MB cap's message, and run-mcp's
 // memory stays bounded while it reads it.
 func TestAnHTTPAnswerOverTheCapFailsInBoundedMemory(t *testing.T) {
 	t.Parallel()
@@ -141,13 +141,13 @@ func TestAnHTTPAnswerOverTheCapFailsInBoundedMemory(t *testing.T) {
 		}},
 	} {
 		url := mcpHTTP(t, listen(t, "127.0.0.1:0"), func(method string, w http.ResponseWriter, r *http.Request) bool {
-			if method != "tools/list" {
+			if method != "tools/call" {
 				return false
 			}
 			tc.answer(w, r)
 			return true
 		})
-		r, rss := runRSS(t, "list-tools", "--", url)
+		r, rss := runRSS(t, "call", "echo", "--", url)
 		t.Logf("%s: peak RSS %d MiB", tc.name, rss)
 		if r.code == 0 || !strings.Contains(r.stderr, "bytes, over the 64 MB cap on one message") {
 			t.Errorf("%s of 2 GB must fail the command with the cap's message:\n%s", tc.name, r)
