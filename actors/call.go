@@ -94,8 +94,9 @@ func (o *Outcome) HasProcess() bool { return o.conn != nil }
 
 // StderrDuring returns what the server wrote to stderr from the start of the
 // call. Stderr is drained by a goroutine of its own, so lines written just
-// before the answer may still be in flight: it waits until no new line has
-// arrived for settle (at most ten times that).
+// before the answer may still be in the pipe: it waits until the drain has
+// read them (SyncStderr), or, where that cannot be told, until no new line
+// has arrived for settle (at most ten times that).
 func (o *Outcome) StderrDuring(settle time.Duration) wire.Excerpt {
 	return o.stderrSince(o.stderrMark, settle)
 }
@@ -111,6 +112,12 @@ func (o *Outcome) stderrSince(mark int, settle time.Duration) wire.Excerpt {
 		return wire.Excerpt{}
 	}
 	ctx := context.Background()
+	if o.conn.SyncStderr(ctx) {
+		ex, _, _ := o.conn.Stderr(ctx, mark, 0)
+		return ex
+	}
+	// Where the drain cannot say it has caught up: wait for the lines to
+	// stop coming for settle, a few times at most.
 	var ex wire.Excerpt
 	for range 10 {
 		ex, _, _ = o.conn.Stderr(ctx, mark, 0)

@@ -469,7 +469,9 @@ func (m inbound) apply(c *Conn, st *connState) {
 		return
 	}
 	s.evidence.File(m.in)
-	s.redirects = append(s.redirects, m.in.Redirects...)
+	for _, r := range m.in.Redirects {
+		s.noteRedirect(r)
+	}
 	for i := range m.in.Messages {
 		c.message(st, s, &m.in.Messages[i])
 	}

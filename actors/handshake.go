@@ -140,7 +140,7 @@ func (c *Conn) openModern(ctx context.Context, s *session, version string, disco
 		Meta         map[string]any         `json:"_meta"`
 	}
 	if err := json.Unmarshal(discovered, &d); err != nil {
-		return fmt.Errorf("the server's answer to server/discover is not a discover result: %w", err)
+		return fmt.Errorf("the server's answer to server/discover is not a discover result: %s", wire.JSONWords(err))
 	}
 	init := &mcp.InitializeResult{ProtocolVersion: version, Capabilities: d.Capabilities, Instructions: d.Instructions}
 	if raw, ok := d.Meta[mcp.MetaKeyServerInfo]; ok {

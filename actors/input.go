@@ -374,7 +374,7 @@ func (c *Conn) openModernRound(st *connState, call *callState, raw json.RawMessa
 		RequestState json.RawMessage `json:"requestState"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
-		c.finish(st, call, nil, fmt.Errorf("the server's input_required result does not decode: %w", err))
+		c.finish(st, call, nil, fmt.Errorf("the server's input_required result is not one the protocol defines: %s", wire.JSONWords(err)))
 		return
 	}
 	call.lastRequired = raw

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/run-mcp/run-mcp/internal/snapshot"
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // contextBackground is for budgets computed on the actor, where no
@@ -96,7 +97,7 @@ func (c *Conn) listAll(ctx context.Context, s *session, kind string) ([]json.Raw
 		}
 		items, err := snapshot.Items(page, k.field)
 		if err != nil {
-			return nil, fmt.Errorf("%s: read the %s the server sent: %w", k.method, k.field, err)
+			return nil, fmt.Errorf("%s: the page the server sent is not a list of %s: %s", k.method, k.field, wire.JSONWords(err))
 		}
 		raw = append(raw, items...)
 		next, err := nextCursor(page)

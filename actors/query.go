@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -61,7 +62,7 @@ func (c *Conn) Status(ctx context.Context) (Status, error) {
 				}
 			}
 			s.Evidence = sess.evidence.Snapshot()
-			s.Launcher, s.Redirects = sess.launcher, sess.redirects
+			s.Launcher, s.Redirects = sess.launcher, slices.Clone(sess.redirects)
 			if st.phase == PhaseDead || st.phase == PhaseClosed {
 				r := sess.report(st.stderr, 0)
 				s.Report, s.Ended = &r, st.ended
@@ -105,6 +106,35 @@ func (c *Conn) Stderr(ctx context.Context, since, last int) (ex wire.Excerpt, ok
 		return res{st.stderr.Since(since), true}
 	})
 	return r.ex, r.ok, err
+}
+
+// stderrSyncWait bounds SyncStderr: a target that floods stderr without
+// pause never lets its pipe run empty.
+const stderrSyncWait = 2 * time.Second
+
+// SyncStderr waits until every line the current process wrote to stderr
+// before the call has been read from its pipe, so that a Stderr query
+// after it (which takes them into the ring) has them all: a server writes
+// its stderr before it answers, but the drain may be behind a flood, and a
+// pause in the lines says nothing under load. It is bounded by ctx and
+// stderrSyncWait, and false when it cannot tell (a pipe that takes no
+// deadline, on Windows): the caller then waits for the lines to settle.
+func (c *Conn) SyncStderr(ctx context.Context) bool {
+	feed, err := ask(ctx, c, func(st *connState) *wire.StderrFeed {
+		if s := st.sess; s != nil && s.proc != nil && !s.stderrDone {
+			return s.proc.Stderr()
+		}
+		return nil
+	})
+	if err != nil {
+		return false
+	}
+	if feed == nil { // no process, or its stderr is all in already
+		return true
+	}
+	ctx, cancel := context.WithTimeout(ctx, stderrSyncWait)
+	defer cancel()
+	return feed.Sync(ctx)
 }
 
 // StderrStart is the position in the connection's stderr before the

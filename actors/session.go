@@ -55,7 +55,10 @@ type session struct {
 	stderrDone bool
 	// launcher says the process run-mcp started exited while what it
 	// started still serves the channel.
-	launcher  string
+	launcher string
+	// redirects are the distinct HTTP redirects this life followed (every
+	// request to a moved endpoint is redirected again), at most
+	// maxRedirectsKept of them.
 	redirects []wire.Redirect
 	stopped   chan struct{}
 	// stopGrace is how long stop waits after closing the target's stdin
@@ -357,7 +360,24 @@ func (s *session) takeStderr(ring *wire.Ring) {
 func decodeInit(raw json.RawMessage) (*mcp.InitializeResult, error) {
 	var res mcp.InitializeResult
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("the server's answer to initialize is not an initialize result: %w", err)
+		return nil, fmt.Errorf("the server's answer to initialize is not an initialize result: %s", wire.JSONWords(err))
 	}
 	return &res, nil
+}
+
+// maxRedirectsKept bounds the distinct redirects a life keeps: a server
+// that sends each request somewhere new must not grow run-mcp's memory.
+const maxRedirectsKept = 32
+
+// noteRedirect keeps r unless this life has it already (or has
+// maxRedirectsKept).
+func (s *session) noteRedirect(r wire.Redirect) {
+	for _, have := range s.redirects {
+		if have.Status == r.Status && have.From == r.From && have.To == r.To {
+			return
+		}
+	}
+	if len(s.redirects) < maxRedirectsKept {
+		s.redirects = append(s.redirects, r)
+	}
 }

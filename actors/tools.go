@@ -265,7 +265,7 @@ func nextCursor(page json.RawMessage) (string, error) {
 		NextCursor json.RawMessage `json:"nextCursor"`
 	}
 	if err := json.Unmarshal(page, &p); err != nil {
-		return "", fmt.Errorf("the page does not decode: %w", err)
+		return "", fmt.Errorf("the page is not a list result: %s", wire.JSONWords(err))
 	}
 	if p.NextCursor == nil || string(p.NextCursor) == "null" {
 		return "", nil

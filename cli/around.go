@@ -43,6 +43,7 @@ func (w *watch) fields(ctx context.Context, protocol string) []field {
 	if !ok {
 		out = append(out, field{"stderr_unavailable", httpLimits})
 	}
+	out = append(out, redirectsField(ctx, w.c, ok)...)
 	now, _ := w.c.Evidence(ctx)
 	if !w.oneShot {
 		now = since(w.ev, now)
@@ -51,9 +52,9 @@ func (w *watch) fields(ctx context.Context, protocol string) []field {
 	return append(out, field{"transport_errors", orEmpty(now.Errors)}, field{"protocol", protocol})
 }
 
-// stderr is what the server wrote since the mark, once no line has arrived
-// for stderrSettle (stderr is drained on a goroutine of its own, so lines
-// written just before the answer may still be in flight).
+// stderr is what the server wrote since the mark, once the drain has read
+// all it wrote before the answer (SyncStderr), or where that cannot be told
+// once no line has arrived for stderrSettle.
 func (w *watch) stderr(ctx context.Context) ([]string, bool) {
 	if !w.read {
 		w.lines, w.hasStderr = w.readStderr(ctx)
@@ -79,6 +80,13 @@ func (w *watch) show(ctx context.Context, x *job) {
 }
 
 func (w *watch) readStderr(ctx context.Context) ([]string, bool) {
+	if w.c.SyncStderr(ctx) {
+		e, ok, err := w.c.Stderr(ctx, w.stderrMark, 0)
+		if err != nil || !ok {
+			return nil, false
+		}
+		return e.Render(false), true
+	}
 	var ex wire.Excerpt
 	prev := -1
 	for range 10 {

@@ -127,7 +127,7 @@ func runCall(ctx context.Context, x *job, ic *intercept.Interceptor, c *actors.C
 		if g.raw { // show the answer as it came, so the mistake can be seen
 			_ = io.printJSON(json.RawMessage(out.Raw))
 		}
-		e := exitf(ExitToolError, "the server answered tools/call with something that is not a valid tool result (%s); a strict client would reject it. Run it with --raw to see the answer, or run-mcp validate", jsonWords(err))
+		e := exitf(ExitToolError, "the server answered tools/call with something that is not a valid tool result (%s); a strict client would reject it. Run it with --raw to see the answer, or run-mcp validate", wire.JSONWords(err))
 		e.Printed = g.raw // stdout holds the answer: no envelope after it
 		return e
 	}
@@ -146,7 +146,7 @@ func runCall(ctx context.Context, x *job, ic *intercept.Interceptor, c *actors.C
 				ev = all
 			}
 		}
-		body, err = envelope(body, out, stderr, ev, conversions)
+		body, err = envelope(body, out, stderr, ev, conversions, redirectsField(ctx, c, out.HasProcess()))
 		if err != nil {
 			return err
 		}
@@ -218,7 +218,7 @@ func member(obj any, key string) (json.RawMessage, error) {
 // envelope merges the result with what happened around it, for --raw. The
 // result's own keys come first, in the server's order and with its numbers
 // as written; ev is the stdout noise and transport errors to report.
-func envelope(result any, out *actors.Outcome, stderr []string, ev wire.EvidenceSnapshot, conversions []conversion) (json.RawMessage, error) {
+func envelope(result any, out *actors.Outcome, stderr []string, ev wire.EvidenceSnapshot, conversions []conversion, redirects []field) (json.RawMessage, error) {
 	b, err := json.Marshal(result)
 	if err != nil {
 		return nil, internalf("encode the result: %v", err)
@@ -227,6 +227,7 @@ func envelope(result any, out *actors.Outcome, stderr []string, ev wire.Evidence
 	if !out.HasProcess() {
 		extra = append(extra, field{"stderr_unavailable", httpLimits})
 	}
+	extra = append(extra, redirects...)
 	extra = append(extra, noiseFields(ev)...)
 	extra = append(extra, field{"transport_errors", orEmpty(ev.Errors)},
 		field{"input_requests", inputRequests(out)},

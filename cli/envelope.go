@@ -8,6 +8,7 @@ import (
 
 	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/cli/session"
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // errorEnvelope is what --raw prints on stdout when a command fails, so a
@@ -21,14 +22,19 @@ type errorEnvelope struct {
 	ExitCode int      `json:"exit_code"`
 	Exit     *string  `json:"exit"`
 	Stderr   []string `json:"stderr"`
+	// Redirects are the HTTP redirects the connection followed before it
+	// failed (absent when none): a URL that moved elsewhere, where the
+	// configured headers were not sent, often explains the failure.
+	Redirects []wire.Redirect `json:"redirects,omitempty"`
 }
 
 // failure is an error with what the server showed of it, gathered where
 // the connection was still at hand.
 type failure struct {
-	err    error
-	exit   string
-	stderr []string
+	err       error
+	exit      string
+	stderr    []string
+	redirects []wire.Redirect
 }
 
 func (f *failure) Error() string { return f.err.Error() }
@@ -63,6 +69,7 @@ func withServerSide(ctx context.Context, err error, c *actors.Conn, mark int) er
 			f.exit = st.Exit
 		}
 	}
+	f.redirects = redirectsOf(ctx, c)
 	return &f
 }
 
@@ -103,6 +110,7 @@ func envelopeOf(err error) errorEnvelope {
 		if f.stderr != nil {
 			env.Stderr = f.stderr
 		}
+		env.Redirects = f.redirects
 	}
 	return env
 }

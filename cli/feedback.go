@@ -47,7 +47,7 @@ func (fb *feedback) wait(what string) (done func()) {
 		return func() {}
 	}
 	fb.mu.Lock()
-	fb.what, fb.start, fb.shown = what, time.Now(), false
+	fb.what, fb.start, fb.shown = terminalSafe(what), time.Now(), false
 	fb.mu.Unlock()
 	stop := make(chan struct{})
 	finished := make(chan struct{})
@@ -106,7 +106,7 @@ func (fb *feedback) progress(ev actors.ProgressEvent) {
 	defer fb.mu.Unlock()
 	redraw := fb.shown
 	fb.erase()
-	fmt.Fprintf(fb.w, "run-mcp: progress %s\n", progressText(ev))
+	fmt.Fprintf(fb.w, "run-mcp: progress %s\n", terminalSafe(progressText(ev)))
 	if redraw {
 		fb.draw()
 	}

@@ -17,10 +17,6 @@ import (
 	"github.com/run-mcp/run-mcp/wire"
 )
 
-// answerMargin is added to an operation's own timeout before the client
-// gives up on the daemon.
-const answerMargin = 15 * time.Second
-
 // forward sends a sessioned call to its daemon, starting the daemon first
 // when the session does not exist yet, and prints what the daemon printed.
 // A warm call is one round trip: the daemon checks the caller's setup
@@ -55,7 +51,7 @@ func forward(cmd *cobra.Command, g *globals, io streams, sp *split, req *session
 			// server, so it starts the session afresh, as it would have
 			// with no record, and says what became of the old one.
 			session.Prune(dir, rec)
-			fmt.Fprintf(io.err, "run-mcp: session %q was gone: its daemon (PID %d) is no longer running, so its record was removed and the session is started again. Its log said: %s\n",
+			io.status("run-mcp: session %q was gone: its daemon (PID %d) is no longer running, so its record was removed and the session is started again. Its log said: %s",
 				name, rec.DaemonPid, session.LogTail(dir, name))
 			if rec, started, err = attachOrStart(cmd, g, io, dir, sp); err != nil {
 				return err
@@ -63,7 +59,7 @@ func forward(cmd *cobra.Command, g *globals, io streams, sp *split, req *session
 			conn, err = session.Dial(rec.Socket)
 		}
 		if err != nil {
-			return daemonTrouble(dir, rec, err)
+			return daemonTrouble(dir, rec, err, req)
 		}
 	}
 	if !started {
@@ -86,7 +82,23 @@ func forward(cmd *cobra.Command, g *globals, io streams, sp *split, req *session
 	// start always has.
 	ctx, sig := interruptible(cmd.Context())
 	defer sig.stop()
-	wait := g.callTimeout(headlessTimeout) + max(g.requestTimeout(), connectTimeoutOf(g)) + answerMargin // a call may re-list first
+	wait := answerWait(g, req, rec)
+	known := rec != nil // then its budgets are in wait already
+	conn.Longer = func() time.Duration {
+		if known {
+			return 0
+		}
+		if rec == nil {
+			rec = recordOf(dir, name)
+		}
+		return answerWait(g, req, rec) - wait
+	}
+	conn.Stuck = func() bool {
+		if rec == nil {
+			rec = recordOf(dir, name)
+		}
+		return rec.DaemonPid > 0 && session.Stopped(rec.DaemonPid)
+	}
 	reply, err := conn.Ask(ctx, *req, wait, sig.armed)
 	if s := sig.received(); s != nil {
 		e := exitf(signalCode(s), "interrupted by %s: the command was cancelled in session %q (a call in flight was sent notifications/cancelled); the session and its server keep running", signalName(s), name)
@@ -101,9 +113,25 @@ func forward(cmd *cobra.Command, g *globals, io streams, sp *split, req *session
 		if rec == nil {
 			rec = recordOf(dir, name)
 		}
-		return daemonTrouble(dir, rec, err)
+		return daemonTrouble(dir, rec, err, req)
 	}
 	return printReply(io, reply, g.raw)
+}
+
+// answerWait is how long a command waits for its daemon's answer: its
+// operation's budget (Request.Budget) plus session.Margin. The budgets come
+// from the command's own flags, and what it does not set from the session's
+// record when it has one in hand (nil: the defaults).
+func answerWait(g *globals, req *session.Request, rec *session.Record) time.Duration {
+	t := session.Timeouts{}
+	if rec != nil {
+		t = rec.Timeouts()
+	}
+	if g.connectTimeout > 0 && t.Connect == 0 {
+		t.Connect = time.Duration(g.connectTimeout) * time.Millisecond
+	}
+	budget, _ := req.Budget(t)
+	return budget + session.Margin
 }
 
 // printReply prints what the daemon printed. Under --raw a failure is one
@@ -118,7 +146,8 @@ func printReply(io streams, reply *session.Reply, raw bool) error {
 	}
 	if reply.Code == 0 || !raw {
 		if reply.Stderr != "" {
-			_, _ = io.err.Write([]byte(reply.Stderr))
+			// The daemon made it safe already; one of another version may not have.
+			_, _ = io.err.Write([]byte(terminalSafe(reply.Stderr)))
 		}
 		if reply.Code != 0 {
 			return &ExitError{Code: reply.Code, Quiet: true, Err: errors.New("the sessioned call failed")}
@@ -261,6 +290,10 @@ func attachOrStart(cmd *cobra.Command, g *globals, io streams, dir string, sp *s
 		return rec, false, nil
 	}
 	if !namesItsServer(g, sp) {
+		if claim := session.Starting(dir, name); claim != nil {
+			// Another command is starting it: attach once it has started.
+			return awaitStart(cmd, io, dir, name, claim)
+		}
 		why := ""
 		if ended := session.HowItEnded(dir, name); ended != "" {
 			why = fmt.Sprintf(": %s (its log: %s)", ended, session.LogPath(dir, name))
@@ -277,8 +310,9 @@ func attachOrStart(cmd *cobra.Command, g *globals, io streams, dir string, sp *s
 			return nil, false, err
 		}
 	}
-	wait := connectTimeoutOf(g) + answerMargin
-	unlock, rec, err := session.ClaimStart(dir, name, wait)
+	wait := connectTimeoutOf(g) + session.Margin
+	claim := session.Claim{Target: cfg.Target(), Cwd: cfg.Spec.Dir, EnvKeys: wire.EnvKeys(cfg.Spec.Env), Protocol: cfg.Era.String(), IdleMinutes: g.idleTimeout}
+	unlock, rec, err := session.ClaimStart(dir, name, wait, claim)
 	if err != nil || rec != nil {
 		return rec, false, err // another command started it meanwhile: attach
 	}
@@ -296,17 +330,34 @@ func attachOrStart(cmd *cobra.Command, g *globals, io streams, dir string, sp *s
 	return rec, true, nil
 }
 
-// daemonTrouble explains a daemon that did not answer: gone (its record is
-// pruned and its log says why), alive but not taking connections, or alive
-// and silent (suspect the server or the daemon). A live daemon is never
-// pruned.
-func daemonTrouble(dir string, rec *session.Record, err error) error {
+// awaitStart waits for a session another command is starting (within the
+// budget that command gives its start) and attaches to it. A start that
+// ends without a session fails with what the daemon's log says.
+func awaitStart(cmd *cobra.Command, io streams, dir, name string, claim *session.Claim) (*session.Record, bool, error) {
+	done := io.withFeedback(cmd).fb.wait(fmt.Sprintf("session %s to start (PID %d is starting %s)", name, claim.Pid, claim.Target))
+	rec := session.AwaitStart(dir, name, claim)
+	done()
+	if rec != nil {
+		return rec, false, nil
+	}
+	code := ExitUsage
+	if session.StartFailed(dir, name) {
+		code = ExitUnavail
+	}
+	return nil, false, exitf(code, "Session %q did not start: the command that was starting it (PID %d) ended without it. Its daemon's log says: %s\n"+
+		"Start it by giving the server to run: run-mcp %s --session %s -- <your server command> (or --server NAME)",
+		name, claim.Pid, session.LogTail(dir, name), cmd.Name(), name)
+}
+
+// daemonTrouble explains a daemon that did not answer: took the request
+// and stayed silent (wedged or busy, see silentDaemon), gone (its record is
+// pruned and its log says why), or alive but not taking connections. A live
+// daemon is never pruned.
+func daemonTrouble(dir string, rec *session.Record, err error, req *session.Request) error {
 	var silent session.ErrNoAnswer
 	switch {
 	case errors.As(err, &silent):
-		return exitf(ExitToolError, "the session daemon for %q took the request but did not answer within %s. "+
-			"If `run-mcp stderr --session %s` shows the server busy or silent, suspect the server; if the daemon's log (%s) shows an error, suspect the daemon. close-session %s stops both",
-			rec.Name, silent.After.Round(time.Second), rec.Name, session.LogPath(dir, rec.Name), rec.Name)
+		return silentDaemon(dir, rec, silent.After, req)
 	case rec.Alive():
 		return exitf(ExitToolError, "the session daemon for %q (PID %d) is running but did not take the request (%v). It may be stopped or overloaded; its log is %s. close-session %s stops it",
 			rec.Name, rec.DaemonPid, err, session.LogPath(dir, rec.Name), rec.Name)

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // newListCmds builds list-tools, list-resources and list-prompts.
@@ -119,7 +120,7 @@ func allPages(ctx context.Context, c *actors.Conn, kind string) (pages, items []
 		pages = append(pages, page)
 		var p map[string]json.RawMessage
 		if err := json.Unmarshal(page, &p); err != nil {
-			return nil, nil, exitf(ExitToolError, "the server answered its %s listing with something that is not a JSON object (%s); a strict client would reject it. run-mcp validate checks the server", kind, jsonWords(err))
+			return nil, nil, exitf(ExitToolError, "the server answered its %s listing with something that is not a JSON object (%s); a strict client would reject it. run-mcp validate checks the server", kind, wire.JSONWords(err))
 		}
 		var entries []json.RawMessage
 		_ = json.Unmarshal(p[jsonKey(kind)], &entries)

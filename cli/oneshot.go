@@ -24,8 +24,10 @@ type streams struct {
 	fb  *feedback // a one-shot command's waits and progress, on a terminal only
 }
 
+// status writes one status line for a person, its control characters made
+// visible (terminalSafe): it often carries the server's words.
 func (s streams) status(format string, args ...any) {
-	fmt.Fprintf(s.err, format+"\n", args...)
+	_, _ = io.WriteString(s.err, terminalSafe(fmt.Sprintf(format, args...))+"\n")
 }
 
 // printJSON writes v as indented JSON on stdout.
@@ -116,7 +118,9 @@ func oneShot(ctx context.Context, io streams, cfg actors.Config, clientVersion s
 	if err != nil {
 		return internalf("the connection just made is not in its registry: %v", err)
 	}
+	shown := showRedirects(ctx, io, conn, 0)
 	err = fn(ctx, conn, info)
+	showRedirects(ctx, io, conn, shown) // those of the command's own requests
 	// One warning for the server's whole life (start-up and the command):
 	// it lived for this command alone.
 	if ev, everr := conn.Evidence(context.WithoutCancel(ctx)); everr == nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -79,32 +78,6 @@ func TestRawFailureHoldsStatusLines(t *testing.T) {
 		}
 		if out.String() != "[]\n" || errb.String() != "Connecting to x...\n" {
 			t.Errorf("success: stdout %q, stderr %q", out.String(), errb.String())
-		}
-	}
-}
-
-// JSON mistakes are said in JSON's words, never in Go's.
-func TestJSONWords(t *testing.T) {
-	var obj map[string]any
-	var res struct {
-		Content []json.RawMessage `json:"content"`
-	}
-	for _, tc := range []struct {
-		text string
-		into any
-		want string
-	}{
-		{`[1, 2]`, &obj, "it is an array, not an object"},
-		{`{"content": "text"}`, &res, "content is a string where an array goes"},
-		{`{"a": }`, &obj, "invalid character '}' looking for beginning of value (at byte 7)"},
-	} {
-		err := json.Unmarshal([]byte(tc.text), tc.into)
-		got := jsonWords(err)
-		if got != tc.want {
-			t.Errorf("%s: %q, want %q", tc.text, got, tc.want)
-		}
-		if strings.Contains(got, "Go ") || strings.Contains(got, "interface") || strings.Contains(got, "json:") {
-			t.Errorf("%s: Go's words: %q", tc.text, got)
 		}
 	}
 }

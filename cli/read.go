@@ -9,6 +9,7 @@ import (
 
 	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/internal/toolcheck"
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // newReadCmds builds read, get-prompt and describe.
@@ -43,7 +44,7 @@ func readResource(ctx context.Context, x *job, c *actors.Conn) error {
 	}
 	res, err := mcp.ParseReadResourceResult(&out.Raw)
 	if err != nil {
-		return exitf(ExitToolError, "the server answered resources/read with something that is not a valid resource (%s); a strict client would reject it. Run it with --raw to see the answer, or run-mcp validate", jsonWords(err))
+		return exitf(ExitToolError, "the server answered resources/read with something that is not a valid resource (%s); a strict client would reject it. Run it with --raw to see the answer, or run-mcp validate", wire.JSONWords(err))
 	}
 	ic, err := x.interceptor()
 	if err != nil {

@@ -178,7 +178,7 @@ func report(err error, errw io.Writer, withStack bool) int {
 	var ee *ExitError
 	errors.As(err, &ee)
 	if !(ee != nil && ee.Quiet) {
-		fmt.Fprintf(errw, "run-mcp: %v\n", err)
+		_, _ = io.WriteString(errw, terminalSafe(fmt.Sprintf("run-mcp: %v", err))+"\n")
 	}
 	if code == ExitInternal && withStack {
 		if st := stackOf(err); st != nil {

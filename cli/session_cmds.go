@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -193,8 +194,28 @@ func newSessionsCmd() *cobra.Command {
 				}
 				rows = append(rows, row)
 			}
+			rows = append(rows, startingRows(dir, rows)...)
 			return streams{out: cmd.OutOrStdout()}.printJSON(rows)
 		}}
+}
+
+// startingRows are the sessions whose server is starting, which have no
+// record yet (and so no row among listed), by name: the command starting
+// each says what it starts in its claim.
+func startingRows(dir string, listed []sessionListing) []sessionListing {
+	claims := session.Startings(dir)
+	for _, row := range listed {
+		delete(claims, row.Name)
+	}
+	rows := make([]sessionListing, 0, len(claims))
+	for name, c := range claims {
+		rows = append(rows, sessionListing{Name: name, DaemonPid: c.DaemonPid, Phase: "starting", Command: c.Target, Cwd: c.Cwd,
+			EnvKeys: orEmpty(c.EnvKeys), ProtocolMode: c.Protocol, StartedAt: c.StartedAt,
+			Uptime: time.Since(c.StartedAt).Round(time.Second).String(), IdleTimeout: idleText(c.IdleMinutes),
+			Note: fmt.Sprintf("its server is starting (run-mcp PID %d started the session); a command for it waits until it has started", c.Pid)})
+	}
+	slices.SortFunc(rows, func(a, b sessionListing) int { return strings.Compare(a.Name, b.Name) })
+	return rows
 }
 
 // listing is one row of `sessions`: from the record, and from the
@@ -256,6 +277,10 @@ func newCloseSessionCmd() *cobra.Command {
 			if err != nil {
 				session.RemoveRecord(dir, name)
 				return exitf(ExitToolError, "%v; it was removed", err)
+			}
+			if claim := session.Starting(dir, name); rec == nil && claim != nil {
+				// Closed once started: a start cannot be cut short cleanly.
+				rec = session.AwaitStart(dir, name, claim)
 			}
 			if rec == nil {
 				return exitf(ExitToolError, "no session named %q is running (run-mcp sessions lists them)", name)

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // isArgWord says whether a word is an argument of the tool rather than the
@@ -60,7 +62,7 @@ func parseArgs(words []string, stringsOnly bool, stdin io.Reader) (argSet, error
 			}
 			var obj map[string]any
 			if err := decodeExact(text, &obj); err != nil {
-				return set, exitf(ExitDataErr, "Invalid JSON arguments %s: %s. Give one JSON object, quoted for your shell, or use key=value and key:=json words", from, jsonWords(err))
+				return set, exitf(ExitDataErr, "Invalid JSON arguments %s: %s. Give one JSON object, quoted for your shell, or use key=value and key:=json words", from, wire.JSONWords(err))
 			}
 			for k, v := range obj {
 				if _, ok := v.(string); stringsOnly && !ok {

@@ -73,7 +73,7 @@ func printReport(io streams, r validate.Report, deep, asJSON bool) error {
 		}
 		_, _ = io.out.Write(append(b, '\n'))
 	} else {
-		_, _ = io.out.Write([]byte(r.Text(deep) + "\n"))
+		_, _ = io.out.Write([]byte(terminalSafe(r.Text(deep)) + "\n")) // text for a person: see terminalSafe
 	}
 	switch {
 	case !r.Connected:

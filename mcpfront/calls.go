@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // tools/call is read on the reader of stdin (toolCall): the tool found,
@@ -32,7 +33,7 @@ import (
 func (f *front) toolCall(ctx context.Context, r *request) {
 	p := &r.decoded
 	if err := r.decodeErr; err != nil && !inMeta(err) {
-		f.replyError(r, mcp.INVALID_PARAMS, "Invalid params: tools/call needs params {name, arguments}: "+err.Error())
+		f.replyError(r, mcp.INVALID_PARAMS, "Invalid params: tools/call needs params {name, arguments}: "+wire.JSONWords(err))
 		return
 	}
 	d, ok := f.tool(p.Name)
@@ -77,7 +78,7 @@ func decodeArgs(raw json.RawMessage) (map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(&args); err != nil {
-		return nil, &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: "arguments must be a JSON object: " + err.Error()}
+		return nil, &actors.CodedError{Code: actors.CodeInvalidArgument, Msg: "arguments must be a JSON object: " + wire.JSONWords(err)}
 	}
 	return args, nil
 }

@@ -21,14 +21,14 @@ func (f *front) shape(kind string, raw json.RawMessage, maxText int) (*mcp.CallT
 	case actors.KindTool:
 		res, err := wire.ParseToolResult(raw)
 		if err != nil {
-			return nil, intercept.Stats{}, false, fmt.Errorf("the server's answer is not a valid tool result: %w", err)
+			return nil, intercept.Stats{}, false, fmt.Errorf("the server's answer is not a valid tool result: %s", wire.JSONWords(err))
 		}
 		shown, stats, err := f.ic.ToolResult(res, maxText)
 		return shown, stats, err == nil && shown == res, err
 	case actors.KindResource:
 		res, err := mcp.ParseReadResourceResult(&raw)
 		if err != nil {
-			return nil, intercept.Stats{}, false, fmt.Errorf("the server's answer is not a valid resource: %w", err)
+			return nil, intercept.Stats{}, false, fmt.Errorf("the server's answer is not a valid resource: %s", wire.JSONWords(err))
 		}
 		shown, stats, err := f.ic.ResourceResult(res, maxText)
 		if err != nil {
@@ -38,7 +38,7 @@ func (f *front) shape(kind string, raw json.RawMessage, maxText int) (*mcp.CallT
 	default:
 		res, err := mcp.ParseGetPromptResult(&raw)
 		if err != nil {
-			return nil, intercept.Stats{}, false, fmt.Errorf("the server's answer is not a valid prompt: %w", err)
+			return nil, intercept.Stats{}, false, fmt.Errorf("the server's answer is not a valid prompt: %s", wire.JSONWords(err))
 		}
 		return promptAsTool(res), intercept.Stats{}, false, nil
 	}

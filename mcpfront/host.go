@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // hostSession is what run-mcp knows of the one host it runs under (its era,
@@ -184,7 +185,7 @@ func decodeAnswer(method string, msg []byte) (json.RawMessage, error) {
 		Error  *rpcErr         `json:"error"`
 	}
 	if err := json.Unmarshal(msg, &resp); err != nil {
-		return nil, fmt.Errorf("the host's answer to %s is not JSON-RPC: %w", method, err)
+		return nil, fmt.Errorf("the host's answer to %s is not a JSON-RPC response: %s", method, wire.JSONWords(err))
 	}
 	if resp.Error != nil {
 		return nil, fmt.Errorf("the host answered %s with error %d: %s", method, resp.Error.Code, resp.Error.Message)

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // maxHostMessage bounds one message from the host, as the target side does.
@@ -103,7 +105,7 @@ func (f *front) discardLong(br *bufio.Reader, kept, chunk []byte, err error) err
 func (f *front) dispatch(ctx context.Context, msg []byte) {
 	var fr hostFrame
 	if err := json.Unmarshal(msg, &fr); err != nil {
-		_ = f.out.rpcError(nil, mcp.PARSE_ERROR, "Parse error: the message is not JSON ("+err.Error()+")")
+		_ = f.out.rpcError(nil, mcp.PARSE_ERROR, "Parse error: the message is not a JSON-RPC message ("+wire.JSONWords(err)+")")
 		return
 	}
 	hasID := len(fr.ID) > 0 && string(fr.ID) != "null"

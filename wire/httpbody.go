@@ -170,7 +170,7 @@ func decodeMessages(data []byte, where string, now time.Time) ([]Message, []Tran
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		var batch []rawAlias
 		if err := json.Unmarshal(trimmed, &batch); err != nil {
-			return nil, []TransportError{notRPC(where, trimmed, now, "text that is not JSON ("+err.Error()+")")}
+			return nil, []TransportError{notRPC(where, trimmed, now, "text that is not JSON ("+JSONWords(err)+")")}
 		}
 		var msgs []Message
 		var errs []TransportError
@@ -201,7 +201,7 @@ func decodeMessage(data []byte, where string, now time.Time) (Message, Transport
 	}
 	var env rpcEnvelope
 	if err := json.Unmarshal(data, &env); err != nil {
-		return Message{}, notRPC(where, data, now, "JSON that does not fit a JSON-RPC message ("+err.Error()+")"), false
+		return Message{}, notRPC(where, data, now, "JSON that does not fit a JSON-RPC message ("+JSONWords(err)+")"), false
 	}
 	id := json.RawMessage(env.ID)
 	if bytes.Equal(bytes.TrimSpace(id), []byte("null")) {

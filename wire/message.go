@@ -110,9 +110,10 @@ type Failure struct {
 // Redirect is one HTTP redirect: where a request was sent on to, and the
 // names of the credentials (headers) that were kept from the new origin.
 type Redirect struct {
-	From, To string
-	Status   int
-	Withheld []string
+	Status   int      `json:"status"`
+	From     string   `json:"from"`
+	To       string   `json:"to"`
+	Withheld []string `json:"withheld,omitempty"` // header names, never values
 }
 
 // IDKey is the form requests are filed under: the id's JSON text, so that

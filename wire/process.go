@@ -97,6 +97,7 @@ func Start(spawner *Spawner, spec Spec) (*Process, error) {
 		return nil, err
 	}
 	p.stdoutInode = fileInode(p.stdout)
+	p.stderr.syncThrough(p.stderrR)
 	go p.drainStderr()
 	go p.wait()
 	return p, nil

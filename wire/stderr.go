@@ -2,8 +2,11 @@ package wire
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 )
@@ -29,9 +32,102 @@ type StderrFeed struct {
 	mu    sync.Mutex
 	b     StderrBatch
 	ready chan struct{}
+	// pipe is the read end the drain reads, when it takes deadlines (nil
+	// otherwise): Sync interrupts the drain's read through it.
+	pipe readDeadliner
+	// syncs are the Sync calls waiting for the drain to find the pipe
+	// empty; ended says the drain reached the pipe's end.
+	syncs []chan struct{}
+	ended bool
 }
 
+// readDeadliner is a pipe whose read can be interrupted.
+type readDeadliner interface{ SetReadDeadline(time.Time) error }
+
 func newStderrFeed() *StderrFeed { return &StderrFeed{ready: make(chan struct{}, 1)} }
+
+// syncThrough lets Sync work through pipe, the read end the drain reads,
+// when it takes a read deadline (a pipe in the runtime's poller, on unix).
+func (f *StderrFeed) syncThrough(pipe readDeadliner) {
+	if pipe.SetReadDeadline(time.Time{}) == nil {
+		f.pipe = pipe
+	}
+}
+
+// Sync waits until the drain has found the stderr pipe empty, or at its
+// end, after Sync was called: every line the target wrote before then is
+// in the feed, for the owner to Take. A target writes its stderr before it
+// answers on stdout, so a caller with an answer in hand syncs to have all
+// that the target said before it, however far behind a flood the drain
+// was. It returns false when it cannot tell (a pipe without deadlines, on
+// Windows) or ctx ends first: the caller then waits for the lines to
+// settle instead.
+func (f *StderrFeed) Sync(ctx context.Context) bool {
+	f.mu.Lock()
+	if f.ended {
+		f.mu.Unlock()
+		return true
+	}
+	if f.pipe == nil {
+		f.mu.Unlock()
+		return false
+	}
+	done := make(chan struct{})
+	f.syncs = append(f.syncs, done)
+	// A deadline in the past ends the drain's read at once (drainLines).
+	err := f.pipe.SetReadDeadline(time.Unix(1, 0))
+	f.mu.Unlock()
+	if err != nil {
+		return false
+	}
+	select {
+	case <-done:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// waiting is how many Syncs wait now: those a read that finds the pipe
+// empty after this may answer.
+func (f *StderrFeed) waiting() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.syncs)
+}
+
+// answer answers the first n waiting Syncs, whose start came before the
+// drain found the pipe empty, and says whether more wait (begun since,
+// they need another look at the pipe); when none does, the drain's reads
+// may wait again.
+func (f *StderrFeed) answer(n int) (more bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, done := range f.syncs[:n] {
+		close(done)
+	}
+	f.syncs = f.syncs[n:]
+	if len(f.syncs) > 0 {
+		return true
+	}
+	f.syncs = nil
+	if f.pipe != nil {
+		_ = f.pipe.SetReadDeadline(time.Time{})
+	}
+	return false
+}
+
+// interrupted says a read ended because Sync set its deadline; the drain
+// then reads on, without waiting, until the pipe is empty (the deadline
+// stays set until answer clears it: reads that wait are not made then).
+func (f *StderrFeed) interrupted(err error) bool {
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		return false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.pipe != nil
+}
 
 // Ready is signalled (coalesced) when lines are waiting, and when the
 // stderr pipe has reached its end.
@@ -106,10 +202,14 @@ func (f *StderrFeed) skip(n int) {
 	f.mu.Unlock()
 }
 
-// end marks the pipe's end.
+// end marks the pipe's end; no Sync waits past it.
 func (f *StderrFeed) end() {
 	f.mu.Lock()
-	f.b.End = true
+	f.b.End, f.ended = true, true
+	for _, done := range f.syncs {
+		close(done)
+	}
+	f.syncs = nil
 	f.mu.Unlock()
 	f.signal()
 }
@@ -143,17 +243,40 @@ func (b *StderrBatch) compact() {
 // drainLines reads r to its end and hands every line to feed: one
 // timestamp per read, lines cut at limit bytes with a note of how much was
 // cut, and no allocation per line.
+//
+// A read that Sync interrupts (its deadline set in the past) is followed by
+// reads that never wait, until the pipe is empty: then everything the
+// target wrote before the Sync is in the feed, and the Sync is answered.
 func drainLines(r io.Reader, feed *StderrFeed, limit int) {
 	defer feed.end()
 	s := splitter{out: feed, limit: limit}
 	buf := make([]byte, stderrFirstChunk)
+	syncing := false
 	for {
-		n, err := r.Read(buf)
+		var n int
+		var err error
+		if syncing {
+			waiting := feed.waiting()
+			var tried bool
+			n, tried, err = tryRead(r, buf)
+			if !tried || n == 0 && err == nil {
+				// The pipe is empty: all the target wrote before those
+				// Syncs began is in the feed.
+				syncing = feed.answer(waiting)
+				continue
+			}
+		} else {
+			n, err = r.Read(buf)
+		}
 		if n > 0 {
 			s.feed(buf[:n], time.Now())
 		}
 		if n == len(buf) && len(buf) < stderrChunk {
 			buf = make([]byte, 2*len(buf))
+		}
+		if err != nil && !syncing && feed.interrupted(err) {
+			syncing = true
+			continue
 		}
 		if err != nil {
 			s.finish(time.Now())

@@ -276,7 +276,7 @@ func (d *decoder) line(in *Inbound, line []byte, now time.Time) {
 	}
 	var env envelope
 	if err := json.Unmarshal(trimmed, &env); err != nil {
-		d.notJSONRPC(in, line, now, "JSON that does not fit a JSON-RPC message: "+err.Error())
+		d.notJSONRPC(in, line, now, "JSON that does not fit a JSON-RPC message: "+JSONWords(err))
 		return
 	}
 	m := Message{ID: env.ID, Params: json.RawMessage(env.Params), Result: json.RawMessage(env.Result), Error: env.Error, Line: d.lines, Time: now}

@@ -8,62 +8,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/run-mcp/run-mcp/internal/safesocket"
 )
-
-// ClaimStart makes one command the starter of a session when several race
-// to start it: the others wait for its record and attach. A claim older
-// than limit, or whose claimant is gone, is taken as abandoned.
-func ClaimStart(dir, name string, limit time.Duration) (unlock func(), rec *Record, err error) {
-	lock := filepath.Join(dir, name+".starting")
-	deadline := time.Now().Add(limit)
-	for {
-		if rec, _ := LoadRecord(dir, name); rec != nil {
-			return nil, rec, nil
-		}
-		f, err := os.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-		if err == nil {
-			fmt.Fprintf(f, "%d\n", os.Getpid()) // so a dead claimant is seen at once
-			f.Close()
-			// The starter before us may have finished between the two looks.
-			if rec, _ := LoadRecord(dir, name); rec != nil {
-				_ = os.Remove(lock)
-				return nil, rec, nil
-			}
-			return func() { _ = os.Remove(lock) }, nil, nil
-		}
-		if !errors.Is(err, os.ErrExist) {
-			return nil, nil, errorf(ExitToolError, "claim the start of session %q: %v", name, err)
-		}
-		if info, serr := os.Lstat(lock); serr == nil && (time.Since(info.ModTime()) > limit || claimantGone(lock)) {
-			_ = os.Remove(lock)
-			continue
-		}
-		if time.Now().After(deadline) {
-			return nil, nil, errorf(ExitToolError, "another command has been starting session %q for %s without finishing; remove %s if no run-mcp is running", name, limit, lock)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// claimantGone says the command that claimed a session's start has exited
-// (interrupted mid-start), so its claim can be taken over at once.
-func claimantGone(lock string) bool {
-	b, err := safesocket.ReadPrivate(lock, 64)
-	if err != nil {
-		return false
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil || pid <= 0 {
-		return false // being written: give it the benefit of the doubt
-	}
-	return !ProcAlive(pid, 0)
-}
 
 // Start spawns the session's daemon, detached, hands it spec and waits up
 // to wait for it to connect to the server. A server that fails to start
@@ -106,6 +55,7 @@ func Start(dir string, spec Spec, wait time.Duration) (*Record, error) {
 	}
 	_, _ = specW.Write(b)
 	specW.Close()
+	noteDaemon(dir, spec.Name, c.Process.Pid)
 	_ = c.Process.Release()
 	return awaitStart(dir, spec.Name, statusR, wait)
 }
@@ -175,6 +125,13 @@ func readStatus(f *os.File, wait time.Duration) ([]byte, error) {
 	case <-timer.C:
 		return nil, os.ErrDeadlineExceeded
 	}
+}
+
+// StartFailed says the daemon's log (one daemon's: each start truncates
+// it) says its server failed to start.
+func StartFailed(dir, name string) bool {
+	b, err := safesocket.ReadPrivate(LogPath(dir, name), 64<<20)
+	return err == nil && bytes.Contains(b, []byte("session "+name+": the server failed to start"))
 }
 
 // HowItEnded is why a session with no record stopped by itself, from the

@@ -42,12 +42,19 @@ func Close(dir string, rec *Record) (*Closed, error) {
 		}
 		out.StoppedBy = "close request"
 		if err != nil || !waitExit(pid, start, closeGrace) {
+			why := fmt.Sprintf("did not close within %s of being asked", closeGrace)
+			switch {
+			case Stopped(pid):
+				why = "was stopped (SIGSTOP, Ctrl-Z or a debugger) and could not answer"
+			case err != nil:
+				why = fmt.Sprintf("did not answer the close request within %s", closeAnswer)
+			}
 			by, err := stopProc(pid, start)
 			if err != nil {
 				return nil, errorf(ExitToolError, "session %q: its daemon (PID %d) %v; it still runs. Stop it by hand (%s)", rec.Name, pid, err, byHand(pid))
 			}
 			out.StoppedBy = by
-			out.Note = fmt.Sprintf("its daemon did not close when asked within %s, so it was stopped with %s", closeGrace, by)
+			out.Note = fmt.Sprintf("its daemon %s, so %s ended it", why, by)
 		}
 	}
 	// The server dies with its daemon; one that outlived it is stopped here.
@@ -72,10 +79,16 @@ type stopStep struct {
 }
 
 // stopProc tries each of stopSteps in turn (SIGTERM, then SIGKILL after
-// signalGrace; TerminateProcess on Windows), says which one ended the
-// process, and fails only when it survives them all.
+// signalGrace; TerminateProcess on Windows; SIGKILL alone for a stopped
+// process), says which one ended the process, and fails only when it
+// survives them all.
 func stopProc(pid int, start uint64) (string, error) {
 	steps := stopSteps()
+	if Stopped(pid) {
+		// A stopped process cannot act on SIGTERM until it is continued:
+		// waiting for it would only delay the kill.
+		steps = steps[len(steps)-1:]
+	}
 	for _, st := range steps {
 		if err := signal(pid, start, st.sig); err != nil {
 			return "", fmt.Errorf("could not be sent %s: %w", st.name, err)

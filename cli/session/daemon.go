@@ -19,6 +19,7 @@ import (
 
 	"github.com/run-mcp/run-mcp/actors"
 	"github.com/run-mcp/run-mcp/internal/safesocket"
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // DaemonCommand is the hidden subcommand a sessioned call starts.
@@ -73,7 +74,7 @@ func RunDaemon(ctx context.Context, version string, words actors.Words, host act
 	logger := log.New(logw, "", log.LstdFlags|log.Lmicroseconds)
 	var spec Spec
 	if err := json.NewDecoder(io.LimitReader(specIn, MaxRequest)).Decode(&spec); err != nil {
-		return reportStart(status, StartStatus{Code: ExitInternal, Error: "the session daemon got no valid spec: " + err.Error()})
+		return reportStart(status, StartStatus{Code: ExitInternal, Error: "the session daemon got no valid spec: " + wire.JSONWords(err)})
 	}
 	if !ValidName(spec.Name) {
 		return reportStart(status, StartStatus{Code: ExitUsage, Error: "the session daemon got an invalid session name"})

@@ -35,3 +35,7 @@ func handleStart(h windows.Handle) (uint64, bool) {
 	}
 	return uint64(created.HighDateTime)<<32 | uint64(created.LowDateTime), true
 }
+
+// Stopped says pid is stopped by a signal or a debugger; only Linux can tell
+// (its /proc), so here it never is.
+func Stopped(int) bool { return false }

@@ -80,6 +80,11 @@ type Record struct {
 	Negotiated  string    `json:"negotiated,omitempty"`
 	StartedAt   time.Time `json:"started_at"`
 	IdleMinutes float64   `json:"idle_timeout"`
+	// ConnectTimeoutMS and RequestTimeoutMS are the budgets the session
+	// was started with (0: the defaults), so a client knows how long an
+	// operation that gives none of its own may take (Request.Budget).
+	ConnectTimeoutMS int64 `json:"connect_timeout_ms,omitempty"`
+	RequestTimeoutMS int64 `json:"request_timeout_ms,omitempty"`
 }
 
 // RecordPath and LogPath are a session's files in the session directory.
@@ -97,7 +102,7 @@ func LoadRecord(dir, name string) (*Record, error) {
 	}
 	var r Record
 	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("the session record %s is damaged (%v); close-session %s removes it", RecordPath(dir, name), err, name)
+		return nil, fmt.Errorf("the session record %s is damaged (%s); close-session %s removes it", RecordPath(dir, name), wire.JSONWords(err), name)
 	}
 	return &r, nil
 }
@@ -137,7 +142,8 @@ func Records(dir string) []*Record {
 func NewRecord(dir, name string, cfg actors.Config, idle float64) *Record {
 	r := &Record{Name: name, Socket: safesocket.Path(dir, name), Target: cfg.Target(), Command: cfg.Spec.Command,
 		Args: cfg.Spec.Args, URL: cfg.URL, Cwd: cfg.Spec.Dir, EnvKeys: wire.EnvKeys(cfg.Spec.Env),
-		EnvHash: EnvHash(cfg.Spec.Env), EnvHashes: EnvHashes(cfg.Spec.Env), Protocol: cfg.Era.String(), StartedAt: time.Now(), IdleMinutes: idle}
+		EnvHash: EnvHash(cfg.Spec.Env), EnvHashes: EnvHashes(cfg.Spec.Env), Protocol: cfg.Era.String(), StartedAt: time.Now(), IdleMinutes: idle,
+		ConnectTimeoutMS: cfg.ConnectTimeout.Milliseconds(), RequestTimeoutMS: cfg.RequestTimeout.Milliseconds()}
 	if len(cfg.Headers) > 0 {
 		r.HeaderKeys, r.HeaderHashes = wire.EnvKeys(cfg.Headers), EnvHashes(cfg.Headers)
 	}

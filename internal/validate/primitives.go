@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/run-mcp/run-mcp/actors"
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // checker lists each kind raw and checks its entries.
@@ -41,7 +42,7 @@ func (ch *checker) listAll(ctx context.Context, method, key string) (items []jso
 		}
 		var page map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &page); err != nil {
-			return nil, false, fmt.Errorf("the %s result is not a JSON object: %w", method, err)
+			return nil, false, fmt.Errorf("the %s result is not a JSON object: %s", method, wire.JSONWords(err))
 		}
 		var batch []json.RawMessage
 		if err := json.Unmarshal(page[key], &batch); err != nil {

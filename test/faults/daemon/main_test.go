@@ -82,7 +82,14 @@ func (s *session) command(ctx context.Context, args ...string) *exec.Cmd {
 
 func (s *session) run(args ...string) result {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	return s.runWithin(patience, args...)
+}
+
+// runWithin runs run-mcp with args, failing the test as a hang when it has
+// not ended after limit.
+func (s *session) runWithin(limit time.Duration, args ...string) result {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	c := s.command(ctx, args...)
 	var out, errb bytes.Buffer
@@ -95,7 +102,7 @@ func (s *session) run(args ...string) result {
 	case errors.As(err, &ee) && ee.Exited():
 		r.code = ee.ExitCode()
 	default:
-		s.t.Fatalf("run-mcp %s: %v (a hang or a crash)\n%s", strings.Join(args, " "), err, r)
+		s.t.Fatalf("run-mcp %s: %v (a hang past %s, or a crash)\n%s", strings.Join(args, " "), err, limit, r)
 	}
 	return r
 }

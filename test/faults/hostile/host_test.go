@@ -48,6 +48,12 @@ func (l *lockedBuffer) String() string {
 // handshake.
 func startHost(t *testing.T, tmp string, args ...string) *host {
 	t.Helper()
+	return startHostWith(t, tmp, map[string]any{}, args...)
+}
+
+// startHostWith is startHost for a host that declares caps.
+func startHostWith(t *testing.T, tmp string, caps map[string]any, args ...string) *host {
+	t.Helper()
 	h := &host{t: t, stderr: &lockedBuffer{}, msgs: make(chan map[string]any, 100), done: make(chan struct{})}
 	h.cmd = exec.Command(bin, args...)
 	h.cmd.Dir = t.TempDir()
@@ -82,7 +88,7 @@ func startHost(t *testing.T, tmp string, args ...string) *host {
 		}
 	})
 	h.send(map[string]any{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": map[string]any{
-		"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "hostile", "version": "1"}}})
+		"protocolVersion": "2025-06-18", "capabilities": caps, "clientInfo": map[string]any{"name": "hostile", "version": "1"}}})
 	h.await(0)
 	h.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
 	return h

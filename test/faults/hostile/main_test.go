@@ -1,10 +1,13 @@
 //go:build !windows
 
-// Package hostile plays another local user and a careless or hostile host
-// against the built run-mcp binary: a planted or world-writable output
-// directory, a swapped result file, a config file with a secret inside a
-// broken escape, --env values that must never be echoed, and a host line
-// over 64 MB. Tests that need root (to give a file to another user) skip
+// Package hostile plays another local user, a careless or hostile host and
+// a careless or hostile server against the built run-mcp binary: a planted
+// or world-writable output directory, a swapped result file, a config file
+// with a secret inside a broken escape, --env values that must never be
+// echoed, a host line over 64 MB, an object id, JSON of the wrong types
+// from a host or a server, a request with an empty method, control bytes
+// on stderr, an HTTP answer of 2 GB, and a redirect to another origin that
+// must not take the configured headers along. Tests that need root (to give a file to another user) skip
 // with a message when not root; CI runs as root.
 //
 // HOSTILE_BIN=<path> runs the suite against another build (an older one,
@@ -27,8 +30,9 @@ import (
 	"github.com/run-mcp/run-mcp/test/targets"
 )
 
-// bin is the run-mcp binary under test.
-var bin string
+// bin is the run-mcp binary under test; liar is test/fixtures/liar;
+// rusage is test/bench/rusage, which measures a command's peak memory.
+var bin, liar, rusage string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "run-mcp-hostile-")
@@ -39,6 +43,12 @@ func TestMain(m *testing.M) {
 	bin = os.Getenv("HOSTILE_BIN")
 	if bin == "" {
 		bin, err = targets.BuildBinary(dir, "./cmd/run-mcp")
+	}
+	if err == nil {
+		liar, err = targets.BuildBinary(dir, "./test/fixtures/liar")
+	}
+	if err == nil {
+		rusage, err = targets.BuildBinary(dir, "./test/bench/rusage")
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
