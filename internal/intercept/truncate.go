@@ -67,7 +67,7 @@ func (p *pass) spill(chars int, write func(io.Writer) error) (id, path string, e
 	if err != nil {
 		return "", "", err
 	}
-	p.i.remember(id, spilled{path: f.Name(), chars: chars, written: info})
+	p.i.remember(id, spilled{path: f.Name(), chars: chars, written: info, ours: true})
 	p.stats.Truncated = true
 	p.stats.ResultsSaved++
 	p.stats.Files = append(p.stats.Files, f.Name())
