@@ -69,8 +69,9 @@ func (s spilled) size() int64 {
 // forgotten says id is one this Interceptor handed out and no longer
 // keeps: its result was forgotten to keep within the bound.
 func (i *Interceptor) forgotten(id string) bool {
-	n, err := strconv.Atoi(strings.TrimPrefix(id, "r"))
-	if err != nil || !strings.HasPrefix(id, "r") {
+	digits, ok := strings.CutPrefix(id, "r")
+	n, err := strconv.Atoi(digits)
+	if !ok || err != nil {
 		return false
 	}
 	i.mu.Lock()
