@@ -64,7 +64,14 @@ type CallEvent struct {
 
 // Outcome is what a call produced and how it went.
 type Outcome struct {
-	Raw     json.RawMessage // the result as the target sent it
+	// Raw is the result as the target sent it; nil when Tool holds the
+	// result (Result finds the bytes then).
+	Raw json.RawMessage
+	// Tool is the result decoded as a tool result, for a big answer the
+	// channel decoded as one where it read it (wire.Message.Tool): a front
+	// end that would decode Raw with wire.ParseToolResult takes it instead.
+	Tool    *mcp.CallToolResult
+	answer  *wire.Message
 	Latency time.Duration
 	// ServerTime and InputWait split Latency when run-mcp could tell them
 	// apart; Shared says a question that named no call paused this one
@@ -86,6 +93,16 @@ type Outcome struct {
 
 	conn       *Conn
 	stderrMark int
+}
+
+// Result is the result as the target sent it: Raw, or, when the channel
+// decoded it as a tool result (Tool), the bytes found again in the line it
+// came on, which costs a decode of that line.
+func (o *Outcome) Result() json.RawMessage {
+	if o.answer != nil {
+		return o.answer.ResultBytes()
+	}
+	return o.Raw
 }
 
 // HasProcess says the call ran on a process run-mcp started (not over HTTP),
@@ -438,6 +455,9 @@ func (c *Conn) finish(st *connState, call *callState, raw json.RawMessage, err e
 	}
 	out := &Outcome{Raw: raw, Token: call.token, Latency: now.Sub(call.started), ServerTime: call.used, InputWait: call.wait,
 		Shared: call.shared, Rounds: call.rounds, Progress: call.progress, Unanswered: call.unanswered, Task: call.task}
+	if err == nil && raw == nil && call.answer != nil {
+		out.Tool, out.answer = call.answer.Tool, call.answer
+	}
 	if s := call.sess; s != nil {
 		out.Protocol = s.protocol
 		if s.proc != nil {
@@ -481,15 +501,18 @@ func (c *Conn) callAnswered(st *connState, call *callState, m *wire.Message) {
 		c.finish(st, call, nil, targetError(m.Error))
 		return
 	}
-	if call.sess.modern && inputRequired(m.Result) {
-		c.openModernRound(st, call, m.Result)
+	if call.sess.modern && inputRequired(m) {
+		c.openModernRound(st, call, m.ResultBytes())
 		return
 	}
 	if call.req.Task != nil {
-		if w, ok := createdTask(m.Result); ok {
+		if w, ok := createdTask(m.ResultBytes()); ok {
 			info := call.sess.tasks.update(w, call.req.Name, "created")
 			call.task = &info
 		}
+	}
+	if m.Tool != nil {
+		call.answer = m
 	}
 	if last := len(call.progress) - 1; last >= 0 && incomplete(call.progress[last]) {
 		// The final progress update may trail the result.
@@ -510,11 +533,14 @@ func (m settled) apply(c *Conn, st *connState) {
 }
 
 // inputRequired says a result asks for input (resultType input_required).
-func inputRequired(raw json.RawMessage) bool {
+func inputRequired(m *wire.Message) bool {
+	if m.Tool != nil {
+		return m.Tool.ResultType == mcp.ResultTypeInputRequired
+	}
 	var r struct {
 		ResultType string `json:"resultType"`
 	}
-	return json.Unmarshal(raw, &r) == nil && r.ResultType == string(mcp.ResultTypeInputRequired)
+	return json.Unmarshal(m.Result, &r) == nil && r.ResultType == string(mcp.ResultTypeInputRequired)
 }
 
 // callRequestFailed ends a call whose request the channel could not deliver.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // callState is one call, owned by the Conn actor from Start to its end. Its
@@ -56,7 +58,10 @@ type callState struct {
 	relisted       bool // the tool list was asked afresh for it
 	settling       bool // its result waits for a trailing progress update
 	result         json.RawMessage
-	done           bool
+	// answer is the message that answered the call when the channel
+	// decoded its result as a tool result already (wire.Message.Tool).
+	answer *wire.Message
+	done   bool
 }
 
 // arm starts the clock of a call just handed in, and its timer.

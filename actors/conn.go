@@ -533,7 +533,7 @@ func (c *Conn) response(st *connState, s *session, m *wire.Message) {
 		if m.Error != nil {
 			p.reply <- answer{err: targetError(m.Error)}
 		} else {
-			p.reply <- answer{result: m.Result}
+			p.reply <- answer{result: m.ResultBytes()}
 		}
 	case p.stream != nil:
 		delete(st.pending, key)

@@ -29,38 +29,59 @@ type ProgressEvent struct {
 
 func incomplete(ev ProgressEvent) bool { return ev.Total > 0 && ev.Progress < ev.Total }
 
-// noteLog is the notifications a connection's targets sent, newest last. It
-// belongs to the actor and survives reconnects.
+// noteLog is the notifications a connection's targets sent. It belongs to
+// the actor and survives reconnects. It is a ring of at most maxNotes: a
+// note added to a full log takes the oldest one's place without moving the
+// rest, and a read copies only the notes it returns, so a log read after
+// every note (an agent polling it) costs the notes shown, not the log.
 type noteLog struct {
-	notes []Note
+	ring  []Note // grows to maxNotes, then is written round
+	start int    // where the oldest note is, once the ring is full
 	seq   int
 }
 
 func (l *noteLog) add(method string, params json.RawMessage, now time.Time) {
 	l.seq++
-	l.notes = append(l.notes, Note{Seq: l.seq, Time: now, Method: method, Params: append(json.RawMessage(nil), params...)})
-	if len(l.notes) > maxNotes {
-		l.notes = append([]Note(nil), l.notes[len(l.notes)-maxNotes:]...)
+	n := Note{Seq: l.seq, Time: now, Method: method, Params: append(json.RawMessage(nil), params...)}
+	if len(l.ring) < maxNotes {
+		l.ring = append(l.ring, n)
+		return
 	}
+	l.ring[l.start] = n
+	l.start = (l.start + 1) % len(l.ring)
 }
 
+// at is the k-th oldest note.
+func (l *noteLog) at(k int) *Note { return &l.ring[(l.start+k)%len(l.ring)] }
+
 // query returns up to count of the newest notes whose method contains
-// method (all when empty), oldest first, and clears the log when asked.
+// method (all when count <= 0 or method is empty), oldest first, with how
+// many match in all, and clears the log when asked.
 func (l *noteLog) query(count int, method string, clear bool) (notes []Note, total int) {
-	for _, n := range l.notes {
-		if method == "" || strings.Contains(n.Method, method) {
-			notes = append(notes, n)
+	matches := func(n *Note) bool { return method == "" || strings.Contains(n.Method, method) }
+	for k := range len(l.ring) {
+		if matches(l.at(k)) {
+			total++
 		}
 	}
-	total = len(notes)
-	if count > 0 && len(notes) > count {
-		notes = notes[len(notes)-count:]
+	shown := total
+	if count > 0 && shown > count {
+		shown = count
+	}
+	if shown > 0 {
+		notes = make([]Note, shown)
+		for k, i := len(l.ring)-1, shown-1; i >= 0; k-- {
+			if n := l.at(k); matches(n) {
+				notes[i] = *n
+				i--
+			}
+		}
 	}
 	if clear {
-		l.notes = nil
+		l.ring, l.start = nil, 0
 	}
 	return notes, total
 }
 
 // size is how many notes the log holds.
-func (l *noteLog) size() int { return len(l.notes) }
+func (l *noteLog) size() int { return len(l.ring) }

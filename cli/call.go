@@ -122,22 +122,24 @@ func runCall(ctx context.Context, x *job, ic *intercept.Interceptor, c *actors.C
 	if err != nil {
 		return g.failed(err)
 	}
-	res, err := wire.ParseToolResult(out.Raw)
-	if err != nil {
-		if g.raw { // show the answer as it came, so the mistake can be seen
-			_ = io.printJSON(json.RawMessage(out.Raw))
+	res := out.Tool // decoded already where the channel read a big answer
+	if res == nil {
+		if res, err = wire.ParseToolResult(out.Result()); err != nil {
+			if g.raw { // show the answer as it came, so the mistake can be seen
+				_ = io.printJSON(json.RawMessage(out.Result()))
+			}
+			e := exitf(ExitToolError, "the server answered tools/call with something that is not a valid tool result (%s); a strict client would reject it. Run it with --raw to see the answer, or run-mcp validate", wire.JSONWords(err))
+			e.Printed = g.raw // stdout holds the answer: no envelope after it
+			return e
 		}
-		e := exitf(ExitToolError, "the server answered tools/call with something that is not a valid tool result (%s); a strict client would reject it. Run it with --raw to see the answer, or run-mcp validate", wire.JSONWords(err))
-		e.Printed = g.raw // stdout holds the answer: no envelope after it
-		return e
 	}
 	shown, _, err := ic.ToolResult(res, 0)
 	if err != nil {
 		return saveFailed(err)
 	}
-	var body any = json.RawMessage(out.Raw)
-	if shown != res {
-		body = shown
+	var body any = shown
+	if shown == res { // untouched: print it as the server sent it
+		body = json.RawMessage(out.Result())
 	}
 	if g.raw {
 		ev := out.Evidence
@@ -151,7 +153,7 @@ func runCall(ctx context.Context, x *job, ic *intercept.Interceptor, c *actors.C
 			return err
 		}
 	} else if out.Unanswered {
-		body = json.RawMessage(out.Raw) // its questions, as the server asked them
+		body = json.RawMessage(out.Result()) // its questions, as the server asked them
 	} else if body, err = member(body, "content"); err != nil {
 		return err
 	}

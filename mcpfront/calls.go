@@ -331,7 +331,7 @@ func (f *front) finish(p *primitive, ev actors.CallEvent) {
 		return
 	}
 	plain := ev.Err == nil && ev.Outcome != nil && !p.meta && p.maxText == 0 && p.kind == actors.KindTool && ev.Outcome.Task == nil &&
-		!ev.Outcome.Unanswered && f.plainResult(ev.Outcome.Raw)
+		!ev.Outcome.Unanswered && ev.Outcome.Tool == nil && f.plainResult(ev.Outcome.Raw)
 	if plain && !p.after {
 		f.reply(r, ev.Outcome.Raw)
 		return
@@ -393,14 +393,14 @@ func (f *front) shapeEnd(p *primitive, ev actors.CallEvent) (res *mcp.CallToolRe
 	if out.Unanswered {
 		return errResult(unanswered(out))
 	}
-	if out.Task != nil && p.kind == actors.KindTool && len(out.Raw) > 0 && isCreateTask(out.Raw) {
+	if out.Task != nil && p.kind == actors.KindTool && isCreateTask(out.Result()) {
 		return taskCreated(out.Task, name)
 	}
 	kind := p.kind
 	if kind == kindTask {
 		kind = actors.KindTool // a task's result is its tool call's
 	}
-	res, stats, _, err := f.shape(kind, out.Raw, p.maxText)
+	res, stats, _, err := f.shape(kind, out, p.maxText)
 	if err != nil {
 		return errResult(err)
 	}
@@ -417,7 +417,7 @@ func (f *front) shapeEnd(p *primitive, ev actors.CallEvent) (res *mcp.CallToolRe
 // input that nobody here could give.
 func unanswered(out *actors.Outcome) error {
 	return fmt.Errorf("the server still requires input that nobody here could give (its forms were declined and sampling refused: "+
-		"the host run-mcp runs under did not declare them), so the call could not complete. The server's last answer, as it sent it: %s", clip(string(out.Raw), 2000))
+		"the host run-mcp runs under did not declare them), so the call could not complete. The server's last answer, as it sent it: %s", clip(string(out.Result()), 2000))
 }
 
 // isCreateTask says a tool call's answer is the task it created, not a

@@ -13,15 +13,19 @@ import (
 	"github.com/run-mcp/run-mcp/wire"
 )
 
-// shape turns the raw result into what the agent reads, after interception.
+// shape turns a call's result into what the agent reads, after interception.
 // untouched reports a tool result with nothing to intercept, which is then
 // passed to the host as the target sent it.
-func (f *front) shape(kind string, raw json.RawMessage, maxText int) (*mcp.CallToolResult, intercept.Stats, bool, error) {
+func (f *front) shape(kind string, out *actors.Outcome, maxText int) (*mcp.CallToolResult, intercept.Stats, bool, error) {
+	raw := out.Raw
 	switch kind {
 	case actors.KindTool:
-		res, err := wire.ParseToolResult(raw)
-		if err != nil {
-			return nil, intercept.Stats{}, false, fmt.Errorf("the server's answer is not a valid tool result: %s", wire.JSONWords(err))
+		res := out.Tool // decoded already where the channel read a big answer
+		if res == nil {
+			var err error
+			if res, err = wire.ParseToolResult(raw); err != nil {
+				return nil, intercept.Stats{}, false, fmt.Errorf("the server's answer is not a valid tool result: %s", wire.JSONWords(err))
+			}
 		}
 		shown, stats, err := f.ic.ToolResult(res, maxText)
 		return shown, stats, err == nil && shown == res, err

@@ -2,23 +2,9 @@ package mcpfront
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
-
-	"go.uber.org/goleak"
-
-	"github.com/run-mcp/run-mcp/internal/supervise"
 )
-
-// The binary serves as run-mcp's supervisor of the targets its tests start
-// (see supervise.Invoked): dispatch before anything else.
-func TestMain(m *testing.M) {
-	if supervise.Invoked(os.Args) {
-		os.Exit(supervise.Main())
-	}
-	goleak.VerifyTestMain(m)
-}
 
 func TestClosedSchema(t *testing.T) {
 	s := object([]string{"command"}, schema{"command": str("x"), "args": strList("y"), "timeout_ms": integer("z"),

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // A Channel is the way to one target: its stdio pipes (Stdio) or a
@@ -67,6 +69,26 @@ type Message struct {
 	// Invalid says how a request breaks JSON-RPC (an empty method); such a
 	// request is delivered only so that its sender gets an error answer.
 	Invalid string
+	// Tool is the result decoded as a tool result, for a big answer to a
+	// tool call that the stdio channel decoded as one where it read the
+	// line (see decoder.toolAnswer). Result is then nil: ResultBytes finds
+	// the bytes in the line when they are needed after all.
+	Tool *mcp.CallToolResult
+	line []byte
+}
+
+// ResultBytes is the result as the target sent it. For an answer decoded
+// as a tool result (Tool) the bytes were left in the line, and finding
+// them there again costs a decode of the whole line.
+func (m *Message) ResultBytes() json.RawMessage {
+	if m.Tool == nil {
+		return m.Result
+	}
+	var env envelope
+	if err := json.Unmarshal(m.line, &env); err != nil {
+		return nil // the line decoded once already: it cannot fail now
+	}
+	return json.RawMessage(env.Result)
 }
 
 // IsRequest says the message is a request from the target.

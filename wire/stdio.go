@@ -52,6 +52,10 @@ type Stdio struct {
 	// writeTimeout is WriteTimeout (tests shorten it).
 	writeTimeout time.Duration
 	done         chan struct{}
+
+	// awaited are the tool calls sent and not yet answered: the reader
+	// decodes a big answer to one as a tool result at once.
+	awaited awaitedCalls
 }
 
 // queued is a frame, or the rest of one, waiting to be written.
@@ -73,8 +77,9 @@ var _ Channel = (*Stdio)(nil)
 // Done is closed once the last Inbound has been handed over.
 func (s *Stdio) Done() <-chan struct{} { return s.done }
 
-// Forget has nothing to undo on stdio: a late answer is the owner's to drop.
-func (s *Stdio) Forget(string) {}
+// Forget takes key off the awaited tool calls; a late answer is the
+// owner's to drop.
+func (s *Stdio) Forget(key string) { s.awaited.answered(key) }
 
 // Close closes the target's stdin. Reading goes on until the target's stdout
 // ends, which the process's owner brings about by stopping it. A write
@@ -102,6 +107,7 @@ func (s *Stdio) Send(o Outbound) error {
 	if s.closed {
 		return ErrChannelClosed
 	}
+	s.awaited.sent(o) // before it is written: the answer may come at once
 	if s.draining {
 		s.queue = append(s.queue, queued{key: o.Key, msg: msg})
 		return nil
@@ -194,7 +200,7 @@ func (s *Stdio) readLoop() {
 	defer close(s.done)
 	br := bufio.NewReaderSize(s.r, 16<<10)
 	var in Inbound
-	var d decoder
+	d := decoder{awaited: &s.awaited}
 	var err error
 	for {
 		var line []byte
@@ -240,7 +246,10 @@ func (in *Inbound) empty() bool {
 
 // decoder turns the lines a target writes to stdout into messages, noise and
 // transport errors, numbering the lines as it goes.
-type decoder struct{ lines int }
+type decoder struct {
+	lines   int
+	awaited *awaitedCalls
+}
 
 // envelope is a JSON-RPC message as encoding/json reads it. Params and
 // Result alias the line instead of copying it (a 20 MB result is then held
@@ -274,6 +283,12 @@ func (d *decoder) line(in *Inbound, line []byte, now time.Time) {
 		d.notJSONRPC(in, line, now, "a JSON value that is not a JSON-RPC message object")
 		return
 	}
+	if len(trimmed) >= bigAnswer && d.awaited.waiting() {
+		if m, ok := d.toolAnswer(trimmed, now); ok {
+			in.Messages = append(in.Messages, m)
+			return
+		}
+	}
 	var env envelope
 	if err := json.Unmarshal(trimmed, &env); err != nil {
 		d.notJSONRPC(in, line, now, "JSON that does not fit a JSON-RPC message: "+JSONWords(err))
@@ -295,6 +310,9 @@ func (d *decoder) line(in *Inbound, line []byte, now time.Time) {
 			in.Messages = append(in.Messages, m)
 		}
 		return
+	}
+	if env.Method == nil {
+		d.awaited.answered(IDKey(m.ID))
 	}
 	in.Messages = append(in.Messages, m)
 }

@@ -1,6 +1,7 @@
 package intercept
 
 import (
+	"cmp"
 	"fmt"
 	"io/fs"
 	"sync"
@@ -21,6 +22,17 @@ const (
 
 	// NoLimit, passed as a per-call maxText, turns truncation off.
 	NoLimit = -1
+
+	// DefaultKeepResults is how many spilled results an Interceptor keeps
+	// for Read: an agent pages through a result soon after it gets it, and
+	// one that lives for days would otherwise keep every result's file and
+	// its entry in memory for its whole life.
+	DefaultKeepResults = 100
+
+	// DefaultKeepResultBytes bounds the files of the kept results together,
+	// so that a few results near the 64 MB cap on a message cannot fill
+	// the disk either.
+	DefaultKeepResultBytes = 1 << 30
 )
 
 // Options configures an Interceptor. The zero value is usable.
@@ -37,10 +49,15 @@ type Options struct {
 	// Shell: the reader is a person or a script at a shell, which has no
 	// read_result tool: a truncation note points to the file itself.
 	Shell bool
+	// KeepResults and KeepResultBytes bound the spilled results kept for
+	// Read: past either, the oldest is forgotten and its file deleted.
+	// 0 means DefaultKeepResults and DefaultKeepResultBytes.
+	KeepResults     int
+	KeepResultBytes int64
 }
 
-// Interceptor rewrites results and remembers the text it spilled so Read can
-// page through it. It is safe for concurrent use.
+// Interceptor rewrites results and remembers the most recent texts it
+// spilled so Read can page through them. It is safe for concurrent use.
 type Interceptor struct {
 	dir     string
 	strict  bool // dir is the default: each use re-checks it is private
@@ -50,18 +67,23 @@ type Interceptor struct {
 
 	mu      sync.Mutex
 	lastID  int  // r<lastID> is the newest result id handed out
+	firstID int  // r<firstID> is the first this Interceptor handed out (0: none yet)
 	listed  bool // lastID has been read from the directory
 	seq     int  // disambiguates media files created in the same millisecond
 	results map[string]spilled
+	kept    keptResults
 }
 
 // spilled is what Read needs to know about one result file. written is the
 // file as it was when we closed it: Read opens only that same file with that
 // same size, so a file swapped in by someone else is never handed back.
+// ours says this Interceptor wrote it (not an earlier run-mcp): only then
+// is the file deleted when the entry is forgotten.
 type spilled struct {
 	path    string
 	chars   int // rune count, or -1 when not yet known
 	written fs.FileInfo
+	ours    bool
 }
 
 // New creates the output directory (0700) if needed, checks it (see
@@ -89,6 +111,7 @@ func New(opts Options) (*Interceptor, error) {
 		mediaKB: opts.MediaThresholdKB,
 		shell:   opts.Shell,
 		results: make(map[string]spilled),
+		kept:    keptResults{most: cmp.Or(opts.KeepResults, DefaultKeepResults), mostBytes: cmp.Or(opts.KeepResultBytes, DefaultKeepResultBytes)},
 	}, nil
 }
 

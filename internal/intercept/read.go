@@ -64,16 +64,22 @@ func (i *Interceptor) lookup(id string) (spilled, error) {
 }
 
 func (i *Interceptor) unknownID(id string) error {
+	forgotten := i.forgotten(id)
 	i.mu.Lock()
 	ids := make([]string, 0, len(i.results))
 	for known := range i.results {
 		ids = append(ids, known)
 	}
 	i.mu.Unlock()
-	if len(ids) == 0 {
+	slices.SortFunc(ids, compareIDs)
+	switch {
+	case forgotten:
+		return fmt.Errorf("Unknown result id %q: run-mcp no longer keeps it. It keeps only the %s most recent results it saved (and at most %s MB of their files), "+
+			"and deleted this one to make room for newer ones. Call the tool again to get its result anew; the ids kept now are %s",
+			id, commas(i.kept.most), commas(int(i.kept.mostBytes>>20)), strings.Join(ids, ", "))
+	case len(ids) == 0:
 		return fmt.Errorf("Unknown result id %q: no results have been saved in this session and %s holds no result_%s.txt (it may have been pruned); use the id from a [truncated at …] note", id, i.dir, id)
 	}
-	slices.SortFunc(ids, compareIDs)
 	return fmt.Errorf("Unknown result id %q: known ids are %s; use the id from a [truncated at …] note", id, strings.Join(ids, ", "))
 }
 

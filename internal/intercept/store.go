@@ -51,6 +51,9 @@ func (i *Interceptor) nextID() (string, error) {
 		i.lastID, i.listed = max(i.lastID, last), true
 	}
 	i.lastID++
+	if i.firstID == 0 {
+		i.firstID = i.lastID
+	}
 	return "r" + strconv.Itoa(i.lastID), nil
 }
 
@@ -59,12 +62,6 @@ func (i *Interceptor) nextSeq() int {
 	defer i.mu.Unlock()
 	i.seq++
 	return i.seq
-}
-
-func (i *Interceptor) remember(id string, s spilled) {
-	i.mu.Lock()
-	defer i.mu.Unlock()
-	i.results[id] = s
 }
 
 // createResult opens a fresh result_<id>.txt, skipping ids another process

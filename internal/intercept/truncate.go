@@ -67,7 +67,7 @@ func (p *pass) spill(chars int, write func(io.Writer) error) (id, path string, e
 	if err != nil {
 		return "", "", err
 	}
-	p.i.remember(id, spilled{path: f.Name(), chars: chars, written: info})
+	p.i.remember(id, spilled{path: f.Name(), chars: chars, written: info, ours: true})
 	p.stats.Truncated = true
 	p.stats.ResultsSaved++
 	p.stats.Files = append(p.stats.Files, f.Name())
@@ -104,11 +104,13 @@ func truncationNote(shown, total int, path, id string) string {
 const itemSeparator = "\n\n"
 
 // textItems is the text items of a result's content, by index, with the
-// position each starts at in the result file that would join them.
+// position each starts at in the result file that would join them and its
+// length, both in characters (counted once: a 20 MB text takes a while).
 type textItems struct {
 	index  []int
 	texts  []string
 	starts []int
+	chars  []int
 	total  int // characters of the joined text
 }
 
@@ -134,8 +136,9 @@ func collectText(content []contentView, limit int) (t textItems, counted bool) {
 		if j > 0 {
 			at += len(itemSeparator)
 		}
-		t.starts = append(t.starts, at)
-		at += utf8.RuneCountInString(s)
+		n := utf8.RuneCountInString(s)
+		t.starts, t.chars = append(t.starts, at), append(t.chars, n)
+		at += n
 	}
 	t.total = at
 	return t, true
@@ -153,7 +156,7 @@ func (p *pass) boundText(content []contentView) (out []contentView, cut bool, er
 		return content, false, nil
 	}
 	k := 0 // the first item that does not fit whole
-	for k < len(t.texts) && t.starts[k]+utf8.RuneCountInString(t.texts[k]) <= p.limit {
+	for k < len(t.texts) && t.starts[k]+t.chars[k] <= p.limit {
 		k++
 	}
 	head := max(p.limit-t.starts[k], 0)
