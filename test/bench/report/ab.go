@@ -43,9 +43,14 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 var coalesce = device{name: "coalesced frames to the host (`lockedWriter` in mcpfront/hostio.go)",
 	edit: &edit{file: "mcpfront/hostio.go", old: "if l.queued.Add(-1) == 0 || err != nil {", new: "if _ = l.queued.Add(-1); true {"}}
 
-// The wire's device: the target's stderr pipe grown to a megabyte.
-var stderrPipe = device{name: "the target's 1 MiB stderr pipe (`growPipe` in wire/process.go)",
-	edit: &edit{file: "wire/process.go", old: "\t\tgrowPipe(p.stderrR)\n", new: "\t\t_ = growPipe\n"}}
+// The wire's devices: the target's stderr pipe grown to a megabyte, and a
+// big answer to a tool call decoded as a tool result where it is read.
+var (
+	stderrPipe = device{name: "the target's 1 MiB stderr pipe (`growPipe` in wire/process.go)",
+		edit: &edit{file: "wire/process.go", old: "\t\tgrowPipe(p.stderrR)\n", new: "\t\t_ = growPipe\n"}}
+	bigAnswer = device{name: "a big tool answer decoded as a tool result where it is read (`bigAnswer` in wire/toolanswer.go)",
+		edit: &edit{file: "wire/toolanswer.go", old: "const bigAnswer = 64 << 10", new: "const bigAnswer = 1 << 62"}}
+)
 
 // buildVariant builds run-mcp (and the demo server beside it) from this
 // tree into dir, with e applied through go build -overlay when e is not
@@ -286,19 +291,28 @@ func verdicts(rows []row) []row {
 	return out
 }
 
-// abStderr measures the stderr pipe's size on the stderr flood: a one-shot
-// `call` of the flooding tool through each build, at idle and beside the
-// burners.
-func abStderr(cfg config, b bins, tmp string, flood func(bin string) func() (run, error)) ([]row, error) {
+// oneShotAB is a device measured on a one-shot command: what runs it
+// through a build, and how its runs are scored.
+type oneShotAB struct {
+	dev   device
+	cmd   func(bin string) func() (run, error)
+	score func(rs []run) (float64, error) // higher is better
+	say   func(rs []run, score float64) string
+	goal  string
+}
+
+// abOneShot measures t's device on and off, interleaved, at idle and
+// beside the burners.
+func abOneShot(cfg config, b bins, tmp string, t oneShotAB) ([]row, error) {
 	if !cfg.ab {
 		return nil, nil
 	}
-	off, missing, err := buildVariant(filepath.Join(tmp, "ab-stderr"), stderrPipe.edit)
+	off, missing, err := buildVariant(filepath.Join(tmp, "ab-"+strconv.Itoa(len(t.dev.name))), t.dev.edit)
 	if err != nil {
 		return nil, err
 	}
 	if missing != "" {
-		return []row{{measure: "A/B: " + stderrPipe.name, floor: "—", subject: "not measured: " + missing, goal: "—", met: "—"}}, nil
+		return []row{{measure: "A/B: " + t.dev.name, floor: "—", subject: "not measured: " + missing, goal: "—", met: "—"}}, nil
 	}
 	on, _, err := buildVariant(filepath.Join(tmp, "ab-base"), nil)
 	if err != nil {
@@ -310,30 +324,58 @@ func abStderr(cfg config, b bins, tmp string, flood func(bin string) func() (run
 		if err != nil {
 			return nil, err
 		}
-		s, err := interleave(max(cfg.abRounds, 2), flood(on), flood(off))
+		s, err := interleave(max(cfg.abRounds, 2), t.cmd(on), t.cmd(off))
 		stop()
 		if err != nil {
 			return nil, err
 		}
-		var rates [2][]float64
-		var longest [2][]time.Duration
-		for side := range s {
-			for _, r := range s[side] {
-				rate, l, err := floodRate(r)
-				if err != nil {
-					return nil, err
-				}
-				rates[side], longest[side] = append(rates[side], rate), append(longest[side], l)
-			}
+		son, err := t.score(s[0])
+		if err != nil {
+			return nil, err
 		}
-		ron, roff := median(rates[0]), median(rates[1])
-		lon, loff := median(longest[0]), median(longest[1])
-		rows = append(rows, row{measure: fmt.Sprintf("A/B %s: %s", cond.name, stderrPipe.name),
-			floor:   fmt.Sprintf("off, %s: %.1fM lines/s, longest write %.1f ms", stderrPipe.off(), roff/1e6, ms(loff)),
-			subject: fmt.Sprintf("on: %.1fM lines/s (%.2f×), longest write %.1f ms", ron/1e6, ron/roff, ms(lon)),
-			goal:    "on: more lines/s", met: winsIf(ron > roff)})
+		soff, err := t.score(s[1])
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row{measure: fmt.Sprintf("A/B %s: %s", cond.name, t.dev.name),
+			floor:   fmt.Sprintf("off, %s: %s", t.dev.off(), t.say(s[1], soff)),
+			subject: fmt.Sprintf("on: %s (%.2f× off's)", t.say(s[0], son), son/soff),
+			goal:    t.goal, met: winsIf(son > soff)})
 	}
 	return append(rows, verdicts(rows)...), nil
+}
+
+// stderrAB scores the stderr flood by lines per second.
+func stderrAB(flood func(bin string) func() (run, error)) oneShotAB {
+	return oneShotAB{dev: stderrPipe, cmd: flood, goal: "on: more lines/s",
+		score: func(rs []run) (float64, error) {
+			var rates []float64
+			for _, r := range rs {
+				rate, _, err := floodRate(r)
+				if err != nil {
+					return 0, err
+				}
+				rates = append(rates, rate)
+			}
+			return median(rates), nil
+		},
+		say: func(rs []run, score float64) string {
+			var longest []time.Duration
+			for _, r := range rs {
+				_, l, _ := floodRate(r)
+				longest = append(longest, l)
+			}
+			return fmt.Sprintf("%.1fM lines/s, longest write %.1f ms", score/1e6, ms(median(longest)))
+		}}
+}
+
+// bigAB scores the big result by the inverse of its CPU time.
+func bigAB(call func(bin string) func() (run, error)) oneShotAB {
+	return oneShotAB{dev: bigAnswer, cmd: call, goal: "on: less CPU",
+		score: func(rs []run) (float64, error) { return 1 / median(cpus(rs)).Seconds(), nil },
+		say: func(rs []run, _ float64) string {
+			return fmt.Sprintf("CPU %.3f s, whole tree %s", median(cpus(rs)).Seconds(), mib(median(trees(rs))))
+		}}
 }
 
 func winsIf(ok bool) string {

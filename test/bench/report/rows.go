@@ -78,9 +78,15 @@ func measures(cfg config, b bins, env []string, tmp string) []measure {
 		{"ab-agent", secAB, func() ([]row, error) { return abAgent(cfg, b, a, tmp) }},
 		{"ab-stderr", secAB, func() ([]row, error) {
 			n := strconv.FormatInt(cfg.stderrBytes, 10)
-			return abStderr(cfg, b, tmp, func(bin string) func() (run, error) {
+			return abOneShot(cfg, b, tmp, stderrAB(func(bin string) func() (run, error) {
 				return mcmd(bin, "call", "flood_stderr", "bytes:="+n, "--", b.target)
-			})
+			}))
+		}},
+		{"ab-big", secAB, func() ([]row, error) {
+			n := strconv.Itoa(cfg.bigChars)
+			return abOneShot(cfg, b, tmp, bigAB(func(bin string) func() (run, error) {
+				return mcmd(bin, "call", "big_text", "chars:="+n, "--", b.target)
+			}))
 		}},
 	}
 }
