@@ -10,7 +10,6 @@ import (
 	"io"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -226,41 +225,19 @@ func (f *front) answerOversized(s *idScan, size int64) {
 }
 
 // lockedWriter is the one writer of stdout, the host's protocol channel:
-// each frame is written whole under one lock, so a line is never torn.
-//
-// Frames are coalesced: each goes into a buffer under the lock, and the
-// buffer is flushed by the writer that finds no other frame queued behind
-// it, so a burst of answers leaves in a few writes instead of one system
-// call per frame, and a lone frame still leaves at once.
+// each frame is written whole, newline included, in one write under one
+// lock, so a line is never torn and never waits behind another's flush.
 type lockedWriter struct {
-	mu     sync.Mutex
-	w      io.Writer
-	bw     *bufio.Writer
-	queued atomic.Int64
+	mu sync.Mutex
+	w  io.Writer
 }
 
 // frame writes one message (without its newline).
 func (l *lockedWriter) frame(msg []byte) error {
-	l.queued.Add(1)
+	line := append(msg, '\n')
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.bw == nil {
-		l.bw = bufio.NewWriterSize(l.w, 64<<10)
-	}
-	_, err := l.bw.Write(msg)
-	if err == nil {
-		err = l.bw.WriteByte('\n')
-	}
-	if l.queued.Add(-1) == 0 || err != nil {
-		if ferr := l.bw.Flush(); err == nil {
-			err = ferr
-		}
-	}
-	if err != nil {
-		// A failed flush leaves the buffer unusable; start clean, so a
-		// later frame is not glued to the remains of a torn one.
-		l.bw = nil
-	}
+	_, err := l.w.Write(line)
 	return err
 }
 

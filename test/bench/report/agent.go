@@ -229,14 +229,6 @@ type agentEnv struct {
 	env       []string
 }
 
-// with is the same set-up measuring another run-mcp binary, or the same one
-// with more environment (an A/B variant).
-func (a agentEnv) with(runMCP string, env ...string) agentEnv {
-	a.runMCP = runMCP
-	a.env = append(append([]string(nil), a.env...), env...)
-	return a
-}
-
 func (a agentEnv) procEnv() []string { return append(os.Environ(), a.env...) }
 
 func (a agentEnv) direct() (caller, error) {

@@ -31,8 +31,6 @@ type config struct {
 	fanConns    int
 	fanCalls    int
 	fanRounds   int
-	abConns     int
-	abCalls     int
 	abRounds    int
 	stderrBytes int64
 	bigChars    int
@@ -59,8 +57,6 @@ func main() {
 	flag.IntVar(&cfg.fanCalls, "fan-calls", 100_000, "calls fired at once over them")
 	flag.IntVar(&cfg.fanRounds, "fan-rounds", 3, "rounds of the burst measure (medians over them: one burst's p99 swings widely on a shared machine)")
 	flag.BoolVar(&cfg.ab, "ab", true, "measure the speed devices' same-run A/B rows, at idle and beside two CPU burners")
-	flag.IntVar(&cfg.abConns, "ab-conns", 200, "named connections of the A/B rows' burst")
-	flag.IntVar(&cfg.abCalls, "ab-calls", 20000, "calls fired at once over them")
 	flag.IntVar(&cfg.abRounds, "ab-rounds", 3, "rounds of each A/B measure, per condition (idle, beside the burners)")
 	flag.Int64Var(&cfg.stderrBytes, "stderr-bytes", 1<<30, "bytes of stderr the flooding target writes")
 	flag.IntVar(&cfg.bigChars, "big-chars", 20_000_000, "characters of the big tool result")
@@ -75,7 +71,7 @@ func main() {
 	if *quick {
 		cfg.rounds, cfg.startRounds, cfg.peerRounds, cfg.seqCalls, cfg.flightCalls = 3, 20, 1, 300, 3000
 		cfg.fanConns, cfg.fanCalls, cfg.stderrBytes, cfg.peers = 20, 2000, 64<<20, false
-		cfg.abConns, cfg.abCalls, cfg.abRounds = 20, 2000, 1
+		cfg.abRounds = 1
 	}
 	if *soak > 0 {
 		if err := soakMain(*soak, *soakMix, runMCP, out); err != nil {
@@ -174,7 +170,7 @@ func outPath(root, out string) string {
 // minute.
 func heavy(name string) bool {
 	switch name {
-	case "agent-throughput", "agent-burst", "stderr-flood", "big-result", "peers", "ab-agent", "ab-shell":
+	case "agent-throughput", "agent-burst", "stderr-flood", "big-result", "peers", "ab-stderr", "ab-big":
 		return true
 	}
 	return false

@@ -53,9 +53,9 @@ func (r *report) markdown() string {
 	if v := runtimeEnv(); v != "" {
 		fmt.Fprintf(&b, "- Go runtime settings in the environment (run-mcp and the floors inherit them; the targets do not): %s\n", v)
 	}
-	fmt.Fprintf(&b, "- Knobs: %d rounds (%d for the process starts), %d sequential calls, %d calls at 128 in flight, %d connections × %d calls (%d rounds), %s of stderr, a %s-character result, peers %v; A/B %v: %d rounds per condition, a burst of %d connections × %d calls\n\n",
+	fmt.Fprintf(&b, "- Knobs: %d rounds (%d for the process starts), %d sequential calls, %d calls at 128 in flight, %d connections × %d calls (%d rounds), %s of stderr, a %s-character result, peers %v; A/B %v: %d rounds per condition\n\n",
 		r.cfg.rounds, r.cfg.startRounds, r.cfg.seqCalls, r.cfg.flightCalls, r.cfg.fanConns, r.cfg.fanCalls, r.cfg.fanRounds, bytesIEC(r.cfg.stderrBytes), thousands(int64(r.cfg.bigChars)), r.cfg.peers,
-		r.cfg.ab, r.cfg.abRounds, r.cfg.abConns, r.cfg.abCalls)
+		r.cfg.ab, r.cfg.abRounds)
 	for _, s := range r.sections {
 		fmt.Fprintf(&b, "## %s\n\n| measure | floor | run-mcp | goal | met |\n| --- | --- | --- | --- | --- |\n", s.title)
 		for _, x := range s.rows {

@@ -75,7 +75,6 @@ func measures(cfg config, b bins, env []string, tmp string) []measure {
 			}
 			return peers(cfg, b, env, tmp)
 		}},
-		{"ab-agent", secAB, func() ([]row, error) { return abAgent(cfg, b, a, tmp) }},
 		{"ab-stderr", secAB, func() ([]row, error) {
 			n := strconv.FormatInt(cfg.stderrBytes, 10)
 			return abOneShot(cfg, b, tmp, stderrAB(func(bin string) func() (run, error) {
