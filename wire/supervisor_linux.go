@@ -24,7 +24,7 @@ const (
 	// answerPatience bounds the answer to any other request. A supervisor
 	// that gives none is killed: its targets die with it (their
 	// parent-death signal), and run-mcp kills what is left of their
-	// sessions itself.
+	// process groups itself.
 	answerPatience = 5 * time.Second
 )
 
@@ -186,23 +186,23 @@ func (s *supervisor) isLost() bool {
 
 // lose is the end of the supervisor, however it came. Its targets were
 // killed by their parent-death signal; run-mcp kills what is left of their
-// sessions and process groups itself. The descendants that left both, and
-// what a target that had exited already left behind, are out of its reach.
+// process groups itself. The descendants that left them, and what a target
+// that had exited already left behind, are out of its reach.
 func (s *supervisor) lose(why error) {
 	s.loseOnce.Do(func() {
 		s.mu.Lock()
 		s.lostErr = why
 		kids := s.kids
 		s.kids = map[uint32]*supervised{}
-		var sessions []int
+		var groups []int
 		for _, k := range kids {
 			if k.target > 0 && !k.hasEnded() {
-				sessions = append(sessions, k.target)
+				groups = append(groups, k.target)
 			}
 		}
 		close(s.lost)
 		s.mu.Unlock()
-		supervise.KillSessions(sessions)
+		supervise.KillGroups(groups)
 		for _, k := range kids {
 			k.ended(Exit{Code: -1, Signal: SignalName(syscall.SIGKILL)})
 			k.emptied()

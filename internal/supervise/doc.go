@@ -24,19 +24,20 @@
 //
 // The supervisor is a child subreaper, so every orphan below it reparents
 // to it; attributing each to its target is most of its work (reap_linux.go).
-// Every target runs in a session of its own, and every one but a target
+// Every target runs in a process group of its own, without a controlling
+// terminal (the supervisor gave its own up), and every one but a target
 // started while no other runs goes through the exec trampoline (`run-mcp
 // -test.run=^$ __run-mcp-exec PATH ARGV...`), which makes itself a child
 // subreaper and becomes the target by execve: while the target lives, its
 // orphans stay below it. What reaches the supervisor is then what a target
 // left behind when it exited (its remnants, which may still serve its
 // pipes: a launcher's server), or, from a target started alone and from
-// remnants, orphans whose parent died. Each is attributed by its session or
-// process group (a target's or a remnant's), else by the target's stdio
-// pipes it holds, else to the records that lost a child at that moment or
-// are being killed, else to those whose orphans can arrive unannounced. An
-// orphan that bears no mark while several targets ended at once belongs to
-// all of them and dies with the first to be killed.
+// remnants, orphans whose parent died. Each is attributed by its process
+// group (a target's or a remnant's) or a remnant's session, else by the
+// target's stdio pipes it holds, else to the records that lost a child at
+// that moment or are being killed, else to those whose orphans can arrive
+// unannounced. An orphan that bears no mark while several targets ended at
+// once belongs to all of them and dies with the first to be killed.
 //
 // It never writes to run-mcp's stdout, and to its stderr only the one line
 // saying it stops every server because run-mcp sent it garbage.

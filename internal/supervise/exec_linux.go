@@ -16,8 +16,8 @@ const execErrFD = 3
 // lives, whatever its descendants leave behind (a double fork's orphan, a
 // daemon that called setsid) reparents to the target, inside its own
 // subtree, instead of to the supervisor, where it would mix with the
-// orphans of every other target. Its session, process group, parent-death
-// signal, directory and environment were set when the supervisor forked it.
+// orphans of every other target. Its process group, parent-death signal,
+// directory and environment were set when the supervisor forked it.
 func execTarget(args []string) int {
 	if len(args) < 2 || !isPipe(execErrFD) {
 		return notACommand()

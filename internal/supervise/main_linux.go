@@ -57,6 +57,20 @@ func becomeSubreaper() {
 	_, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
 }
 
+// dropTerminal gives up the supervisor's controlling terminal, if run-mcp
+// has one, so that no target inherits it: a target cannot read the
+// terminal (and be stopped for it, in a background group) or be sent its
+// signals. The supervisor leads no session, so this detaches it alone;
+// run-mcp keeps its terminal. Without a terminal, /dev/tty does not open.
+func dropTerminal() {
+	fd, err := syscall.Open("/dev/tty", syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return
+	}
+	_, _, _ = syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.TIOCNOTTY, 0)
+	_ = syscall.Close(fd)
+}
+
 func closeFDs(fds ...int) {
 	for _, fd := range fds {
 		if fd >= 0 {

@@ -49,8 +49,8 @@ func (s *server) settle() {
 
 // pruneMarks forgets the marks no process bears any more: once nothing is
 // in the group (or session) of an ended process, its pid may be reused,
-// and a stranger bearing it must not be taken for one of ours. (A session
-// whose leader's group emptied while other groups of it live on is
+// and a stranger bearing it must not be taken for one of ours. (A remnant's
+// session whose leader's group emptied while other groups of it live on is
 // forgotten with it: those are then known by their pipes, or as orphans.)
 func (s *server) pruneMarks() {
 	for pid := range s.marks {
@@ -147,8 +147,8 @@ func (s *server) attribute(lost map[*record]bool) {
 
 // claim names the records an orphan belongs to, surest first:
 //
-//   - its session or process group is a target's (a target is a session
-//     leader) or a remnant's (a daemon that called setsid, and its own
+//   - its process group is a target's (a target leads one) or its session or
+//     group is a remnant's (a daemon that called setsid, and its own
 //     children);
 //   - it holds a target's stdin, stdout or stderr pipe;
 //   - else the records that lost a child of the supervisor this round (what

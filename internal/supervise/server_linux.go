@@ -74,6 +74,7 @@ func serve() int {
 	}
 	syscall.CloseOnExec(ConnFD) // no target may hold run-mcp's socket
 	becomeSubreaper()
+	dropTerminal()
 	s := &server{self: os.Getpid(), records: map[uint32]*record{}, byTarget: map[int]*record{},
 		remnants: map[int][]*record{}, marks: map[int][]*record{}, inodes: map[uint64]*record{},
 		unclaimed: map[int]int{}, argv0: filepath.Base(os.Args[0])}

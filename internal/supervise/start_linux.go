@@ -8,10 +8,17 @@ import (
 	"syscall"
 )
 
-// start starts target num on the three fds run-mcp sent, in a session of
-// its own (so that its descendants carry its pid as their session id), with
-// SIGKILL as its parent-death signal (it dies with the supervisor). It runs
-// on the locked main thread.
+// start starts target num on the three fds run-mcp sent, in a process
+// group of its own (so that its descendants carry its pid as their group
+// id), with SIGKILL as its parent-death signal (it dies with the
+// supervisor). It runs on the locked main thread.
+//
+// A group, not a session: setsid(2) also puts the process in a scheduler
+// autogroup of its own (CONFIG_SCHED_AUTOGROUP, on in most distributions),
+// and a fresh group, with no load history, gets a sliver of the CPU beside
+// busy ones, so a server in one started several times slower whenever the
+// machine was busy. The terminal is kept away all the same: the supervisor
+// gave up its controlling terminal (dropTerminal), so its targets have none.
 //
 // A target started while the supervisor runs no other goes straight to
 // execve: whatever reaches the supervisor then is its own (a one-shot
@@ -56,7 +63,7 @@ func (s *server) start(num uint32, payload []byte, fds []int) {
 		files = append(files, uintptr(report[1])) // execErrFD
 	}
 	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{Dir: t.Dir, Env: t.Env, Files: files,
-		Sys: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}})
+		Sys: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}})
 	closeFDs(append(fds, report[1])...) // the target has its own copies
 	if err != nil {
 		closeFDs(report[0])

@@ -49,11 +49,11 @@ func KillTree(root int, patience time.Duration) {
 	}
 }
 
-// KillSessions sends SIGKILL to every process whose session or process
-// group is one of ids: what is left of targets whose supervisor was lost.
-// Their targets were session leaders, and each id is a pid that stays
-// reserved as long as a process bears it.
-func KillSessions(ids []int) {
+// KillGroups sends SIGKILL to every process whose process group is one of
+// ids: what is left of targets whose supervisor was lost. Their targets led
+// those groups, and each id is a pid that stays reserved as long as a
+// process bears it.
+func KillGroups(ids []int) {
 	if len(ids) == 0 {
 		return
 	}
@@ -74,7 +74,7 @@ func KillSessions(ids []int) {
 			if err != nil {
 				continue
 			}
-			if st, ok := readStat(pid); ok && !st.zombie() && (want[st.sid] || want[st.pgid]) {
+			if st, ok := readStat(pid); ok && !st.zombie() && want[st.pgid] {
 				_ = syscall.Kill(pid, syscall.SIGKILL)
 				found = true
 			}
