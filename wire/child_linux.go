@@ -26,10 +26,6 @@ func startChild(spawner *Spawner, path string, spec Spec, stdio [3]*os.File) (ch
 	if _, err := os.Stat(selfExe); err != nil {
 		return startDirect(spawner, path, spec, stdio)
 	}
-	sup, err := spawner.plat.supervisor(spawner)
-	if err != nil {
-		return nil, err
-	}
 	// The supervisor runs in the directory run-mcp had when it started it:
 	// a target is given its own, absolute, so that it never depends on that.
 	dir := spec.Dir
@@ -42,7 +38,7 @@ func startChild(spawner *Spawner, path string, spec Spec, stdio [3]*os.File) (ch
 		path = abs
 	}
 	t := supervise.Target{Path: path, Argv: append([]string{path}, spec.Args...), Env: BuildEnv(spec.Env), Dir: dir}
-	return sup.start(t, stdio)
+	return spawner.plat.start(spawner, t, stdio)
 }
 
 // supervised is a target the supervisor started.

@@ -14,11 +14,14 @@ var ErrSpawnerClosed = errors.New("run-mcp is shutting down: no new server proce
 // On Linux it runs them all under one supervisor process, started by the
 // first spawn; elsewhere it starts them itself.
 //
-// Every child of run-mcp's own is forked from one goroutine locked to its OS
-// thread for the Spawner's life. Linux delivers the parent-death signal when
-// the thread that forked a child exits (Go issue 27505), and the Go runtime
-// retires idle threads: forking from an arbitrary goroutine could kill a
-// healthy child the moment its thread is retired.
+// Every child run-mcp forks with a parent-death signal (a target started
+// directly) is forked from one goroutine locked to its OS thread for the
+// Spawner's life. Linux delivers the parent-death signal when the thread
+// that forked a child exits (Go issue 27505), and the Go runtime retires
+// idle threads: forking from an arbitrary goroutine could kill a healthy
+// child the moment its thread is retired. The supervisor has no such signal
+// (end of file on its socket tells it run-mcp is gone), so it is forked by
+// the spawn that needs it.
 type Spawner struct {
 	calls   chan func()
 	done    chan struct{}
@@ -29,7 +32,7 @@ type Spawner struct {
 	plat    platformSpawner
 }
 
-// NewSpawner returns a Spawner; its forking goroutine, and on Linux its
+// NewSpawner returns a Spawner; its forking goroutine, or on Linux its
 // supervisor, start with the first spawn, so that one that never
 // starts a child costs nothing. Close it after every child it started has
 // been stopped.
@@ -45,6 +48,13 @@ func (s *Spawner) loop() {
 	for f := range s.calls {
 		f()
 	}
+}
+
+// isClosed says Close has begun: no new child is started.
+func (s *Spawner) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
 }
 
 // onThread runs f on the locked thread and waits for it.

@@ -1,7 +1,10 @@
 package wire
 
 import (
+	"os"
 	"sync"
+
+	"github.com/run-mcp/run-mcp/internal/supervise"
 )
 
 // platformSpawner holds the Spawner's supervisor process: one for all its
@@ -12,27 +15,31 @@ type platformSpawner struct {
 	sup *supervisor
 }
 
-// supervisor returns the live supervisor, starting one if there is none.
-func (p *platformSpawner) supervisor(s *Spawner) (*supervisor, error) {
+// start has the live supervisor start t, starting a supervisor with t as
+// its first target when there is none.
+func (p *platformSpawner) start(s *Spawner, t supervise.Target, stdio [3]*os.File) (*supervised, error) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	if s.isClosed() {
+		p.mu.Unlock()
+		return nil, ErrSpawnerClosed
+	}
 	if p.sup != nil && !p.sup.isLost() {
-		return p.sup, nil
+		sup := p.sup
+		p.mu.Unlock()
+		return sup.start(t, stdio)
 	}
 	if p.sup != nil {
 		p.sup.close()
 		p.sup = nil
 	}
-	var sup *supervisor
-	var err error
-	if cerr := s.onThread(func() { sup, err = startSupervisor() }); cerr != nil {
-		return nil, cerr
-	}
+	sup, started, err := startSupervisor(t, stdio)
 	if err != nil {
+		p.mu.Unlock()
 		return nil, err
 	}
 	p.sup = sup
-	return sup, nil
+	p.mu.Unlock()
+	return started()
 }
 
 // close ends the supervisor: it reads end of file, kills whatever is left

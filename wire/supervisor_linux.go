@@ -51,36 +51,51 @@ type supervisor struct {
 	readDone chan struct{}
 }
 
-// startSupervisor starts the supervisor process. It runs on the Spawner's
-// locked thread: the supervisor's parent-death signal follows that thread.
-func startSupervisor() (*supervisor, error) {
+// startSupervisor starts the supervisor process and has it start first,
+// its first target, whose start it sends before the process exists: the
+// socket holds it, and the supervisor carries it out as its first act, so
+// the target's start waits on nothing but the supervisor's own. started
+// waits for that start (it sends it first if it did not fit the socket).
+//
+// The supervisor learns that run-mcp is gone, however it went, from end of
+// file on its socket: the kernel closes run-mcp's end when run-mcp exits,
+// and nothing else holds it (close-on-exec). So it has no parent-death
+// signal, which would kill it before it took over its signals, and it can be
+// forked from any thread.
+func startSupervisor(first supervise.Target, stdio [3]*os.File) (*supervisor, func() (*supervised, error), error) {
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
-		return nil, supervisorStartError(os.NewSyscallError("socketpair", err))
+		return nil, nil, supervisorStartError(os.NewSyscallError("socketpair", err))
 	}
 	null, err := syscall.Open(os.DevNull, syscall.O_RDWR|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		closeFDs(fds[0], fds[1])
-		return nil, supervisorStartError(err)
+		return nil, nil, supervisorStartError(err)
 	}
+	s := &supervisor{waiting: map[uint32]chan supervise.Event{}, kids: map[uint32]*supervised{},
+		lost: make(chan struct{}), reaped: make(chan struct{}), readDone: make(chan struct{})}
+	k, req, rights := s.prepare(first, stdio)
+	answer := s.expect(req.Num)
+	deadline := time.Now().Add(startPatience)
+	// A start that fits one message goes now; the socket's buffer, empty,
+	// takes it whole or not at all (then it goes once the supervisor runs).
+	sent := len(req.Payload) <= supervise.MaxPart &&
+		syscall.Sendmsg(fds[0], req.Encode(), rights, nil, syscall.MSG_DONTWAIT) == nil
 	// Its own process group keeps a Ctrl-C meant for run-mcp away from it
-	// (run-mcp stops its targets gracefully); the parent-death signal is
-	// catchable so that it can still kill everything when run-mcp is gone.
-	// Its stderr is run-mcp's, for the one line it writes if it must stop
-	// every server. TZ set empty spares an init function the parsing of
-	// /etc/localtime.
+	// (run-mcp stops its targets gracefully). Its stderr is run-mcp's, for
+	// the one line it writes if it must stop every server. TZ set empty
+	// spares an init function the parsing of /etc/localtime.
 	pid, err := syscall.ForkExec(selfExe, supervise.Command(filepath.Base(os.Args[0])), &syscall.ProcAttr{
 		Env:   []string{"TZ="},
 		Files: []uintptr{uintptr(null), uintptr(null), 2, uintptr(fds[1])}, // fds[1] lands on supervise.ConnFD
-		Sys:   &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM},
+		Sys:   &syscall.SysProcAttr{Setpgid: true},
 	})
 	closeFDs(null, fds[1])
 	if err != nil {
-		closeFDs(fds[0])
-		return nil, supervisorStartError(err)
+		closeFDs(fds[0]) // with it go the start and the fds it carried
+		return nil, nil, supervisorStartError(err)
 	}
-	s := &supervisor{pid: pid, waiting: map[uint32]chan supervise.Event{}, kids: map[uint32]*supervised{},
-		lost: make(chan struct{}), reaped: make(chan struct{}), readDone: make(chan struct{})}
+	s.pid = pid
 	go s.reap()
 	f := os.NewFile(uintptr(fds[0]), "supervisor")
 	c, err := net.FileConn(f) // a duplicate, non-blocking and in the poller
@@ -90,11 +105,23 @@ func startSupervisor() (*supervisor, error) {
 		s.kill()
 		s.lose(err)
 		waitFor(s.reaped, answerPatience)
-		return nil, supervisorStartError(err)
+		return nil, nil, supervisorStartError(err)
 	}
 	s.conn = c.(*net.UnixConn)
 	go s.read()
-	return s, nil
+	started := func() (*supervised, error) {
+		if !sent {
+			if err := s.sendBy(req, rights, deadline); err != nil {
+				return nil, s.startFailed(k, first, supervise.Event{}, err)
+			}
+		}
+		e, err := s.await(answer, deadline)
+		if err != nil || e.Kind != supervise.EventStarted {
+			return nil, s.startFailed(k, first, e, err)
+		}
+		return k, nil
+	}
+	return s, started, nil
 }
 
 func supervisorStartError(err error) error {
@@ -235,26 +262,51 @@ func (s *supervisor) wedged() {
 // request sends one request and waits for its answer; a supervisor that
 // does not take or answer it within patience is killed.
 func (s *supervisor) request(req supervise.Request, oob []byte, patience time.Duration) (supervise.Event, error) {
-	answer := make(chan supervise.Event, 1)
-	s.mu.Lock()
-	if s.isLost() {
-		s.mu.Unlock()
+	answer := s.expect(req.Num)
+	if answer == nil {
 		return supervise.Event{}, s.lostErr
 	}
-	s.waiting[req.Num] = answer
-	s.mu.Unlock()
 	deadline := time.Now().Add(patience)
-	if err := s.send(req, oob, deadline); err != nil {
-		s.mu.Lock()
-		delete(s.waiting, req.Num)
-		s.mu.Unlock()
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			s.wedged()
-			return supervise.Event{}, errSupervisorLost
-		}
-		s.lose(errSupervisorLost)
-		return supervise.Event{}, errSupervisorLost
+	if err := s.sendBy(req, oob, deadline); err != nil {
+		return supervise.Event{}, err
 	}
+	return s.await(answer, deadline)
+}
+
+// expect files the answer to request num as awaited; nil once the
+// supervisor is gone.
+func (s *supervisor) expect(num uint32) chan supervise.Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.isLost() {
+		return nil
+	}
+	answer := make(chan supervise.Event, 1)
+	s.waiting[num] = answer
+	return answer
+}
+
+// sendBy sends req by deadline; a supervisor that does not take it is
+// killed.
+func (s *supervisor) sendBy(req supervise.Request, oob []byte, deadline time.Time) error {
+	err := s.send(req, oob, deadline)
+	if err == nil {
+		return nil
+	}
+	s.mu.Lock()
+	delete(s.waiting, req.Num)
+	s.mu.Unlock()
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		s.wedged()
+	} else {
+		s.lose(errSupervisorLost)
+	}
+	return errSupervisorLost
+}
+
+// await waits for an answer expected; a supervisor that does not give it
+// by deadline is killed.
+func (s *supervisor) await(answer chan supervise.Event, deadline time.Time) (supervise.Event, error) {
 	t := time.NewTimer(time.Until(deadline))
 	defer t.Stop()
 	select {
@@ -304,21 +356,34 @@ func (s *supervisor) number() uint32 {
 
 // start has the supervisor start t on stdio, whose fds it receives.
 func (s *supervisor) start(t supervise.Target, stdio [3]*os.File) (*supervised, error) {
+	k, req, rights := s.prepare(t, stdio)
+	e, err := s.request(req, rights, startPatience)
+	if err == nil && e.Kind == supervise.EventStarted {
+		return k, nil // its pid was set as the answer came
+	}
+	return nil, s.startFailed(k, t, e, err)
+}
+
+// prepare files target k and makes the request that starts it, with its
+// stdio fds to pass.
+func (s *supervisor) prepare(t supervise.Target, stdio [3]*os.File) (*supervised, supervise.Request, []byte) {
 	k := &supervised{sup: s, exited: make(chan struct{}), gone: make(chan struct{})}
 	k.id = s.number()
 	s.mu.Lock()
 	s.kids[k.id] = k
 	s.mu.Unlock()
 	rights := syscall.UnixRights(int(stdio[0].Fd()), int(stdio[1].Fd()), int(stdio[2].Fd()))
-	e, err := s.request(supervise.Request{Kind: supervise.KindStart, Num: k.id, Payload: t.Encode()}, rights, startPatience)
-	if err == nil && e.Kind == supervise.EventStarted {
-		return k, nil // its pid was set as the answer came
-	}
+	return k, supervise.Request{Kind: supervise.KindStart, Num: k.id, Payload: t.Encode()}, rights
+}
+
+// startFailed forgets k, which did not start, and says why: the errno of
+// its chdir or execve (e), or the supervisor's loss (err).
+func (s *supervisor) startFailed(k *supervised, t supervise.Target, e supervise.Event, err error) error {
 	s.forget(k)
 	if err != nil {
-		return nil, fmt.Errorf("the server could not be started: %w; retry, and if it persists report it as a bug in run-mcp", err)
+		return fmt.Errorf("the server could not be started: %w; retry, and if it persists report it as a bug in run-mcp", err)
 	}
-	return nil, &os.PathError{Op: "fork/exec", Path: t.Path, Err: syscall.Errno(e.Value)}
+	return &os.PathError{Op: "fork/exec", Path: t.Path, Err: syscall.Errno(e.Value)}
 }
 
 func (s *supervisor) forget(k *supervised) {

@@ -16,11 +16,14 @@
 // everything of a target, and to release it; it answers every request
 // (started or failed, and an acknowledgement), and reports per target its
 // exit and, when nothing of it is left running, that it is empty. When
-// run-mcp is gone in any way (end of file on the socket, or the
-// parent-death signal), it kills every process below it and exits. It forks
-// every target from its main goroutine, locked to its thread for the
-// process's life: Linux sends the parent-death signal when the forking
-// thread exits (Go issue 27505).
+// run-mcp is gone in any way (end of file on the socket, which the kernel
+// closes however run-mcp ends), it kills every process below it and exits.
+// A one-shot command's target is started before anything else: run-mcp
+// sends its start before the supervisor runs, and the supervisor takes
+// over its signals only once that start is carried out. It forks every
+// target from its main goroutine, locked to its thread for the process's
+// life: Linux sends a target's parent-death signal when the forking thread
+// exits (Go issue 27505).
 //
 // The supervisor is a child subreaper, so every orphan below it reparents
 // to it; attributing each to its target is most of its work (reap_linux.go).

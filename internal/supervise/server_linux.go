@@ -78,13 +78,25 @@ func serve() int {
 	s := &server{self: os.Getpid(), records: map[uint32]*record{}, byTarget: map[int]*record{},
 		remnants: map[int][]*record{}, marks: map[int][]*record{}, inodes: map[uint64]*record{},
 		unclaimed: map[int]int{}, argv0: filepath.Base(os.Args[0])}
-	// Signals first, so that neither a child's end nor the parent-death
-	// signal is lost.
+	s.loop(s.watch)
+	return s.shutdown()
+}
+
+// watch takes over the signals and starts the rounds that do not wait for
+// a request. It runs once the first request is carried out: run-mcp sends
+// the start of its first target before the supervisor runs, so that target
+// starts as soon as the supervisor can read, the signals' setup (the
+// runtime's signal thread, a round trip to it per signal) coming after it.
+// Nothing is lost meanwhile: run-mcp's end is end of file on the socket,
+// which waits to be read, and a child that ended before SIGCHLD was watched
+// is reaped by the round that follows at once.
+func (s *server) watch() {
 	chld := make(chan os.Signal, 1)
 	signal.Notify(chld, syscall.SIGCHLD)
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	go func() {
+		s.round()
 		for range chld {
 			s.round()
 		}
@@ -94,13 +106,12 @@ func serve() int {
 		<-stop
 		s.shutdown()
 	}()
-	s.loop()
-	return s.shutdown()
 }
 
 // loop carries out run-mcp's requests until its socket reaches end of file:
-// run-mcp exited, however it exited, or closed its Spawner.
-func (s *server) loop() {
+// run-mcp exited, however it exited, or closed its Spawner. first runs once
+// the first whole request is carried out.
+func (s *server) loop(first func()) {
 	buf := make([]byte, requestHeader+MaxPart)
 	oob := make([]byte, syscall.CmsgSpace(3*4))
 	var parts []byte // a start's Target so far
@@ -126,6 +137,7 @@ func (s *server) loop() {
 		case KindStartPart:
 			closeFDs(fds...)
 			parts = append(parts, req.Payload...)
+			continue
 		case KindStart:
 			whole := append(parts, req.Payload...)
 			parts = nil
@@ -133,6 +145,10 @@ func (s *server) loop() {
 		default:
 			closeFDs(fds...)
 			s.act(req)
+		}
+		if first != nil {
+			first()
+			first = nil
 		}
 	}
 }
