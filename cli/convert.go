@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"regexp"
 	"sort"
 )
 
@@ -16,8 +15,8 @@ type conversion struct {
 }
 
 var (
-	integerText = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
-	numberText  = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+	integerText = lazyRegexp(`^-?(0|[1-9][0-9]*)$`)
+	numberText  = lazyRegexp(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
 )
 
 // convertShorthand retypes the key=value arguments (shorthand) whose
@@ -98,9 +97,9 @@ func retype(s string, types []string) (any, string, bool) {
 	}
 	for _, t := range types {
 		switch {
-		case t == "integer" && integerText.MatchString(s):
+		case t == "integer" && integerText().MatchString(s):
 			return json.Number(s), t, true
-		case t == "number" && numberText.MatchString(s):
+		case t == "number" && numberText().MatchString(s):
 			return json.Number(s), t, true
 		case t == "boolean" && (s == "true" || s == "false"):
 			return s == "true", t, true

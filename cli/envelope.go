@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"regexp"
 	"strings"
 
 	"github.com/run-mcp/run-mcp/actors"
@@ -76,12 +75,12 @@ func withServerSide(ctx context.Context, err error, c *actors.Conn, mark int) er
 // reportStamp is the time and position a report puts before each stderr
 // line ("11:22:28.086 #1  "); the envelope's lines are the server's own,
 // as call --raw shows them.
-var reportStamp = regexp.MustCompile(`^\d\d:\d\d:\d\d\.\d{3} #\d+  `)
+var reportStamp = lazyRegexp(`^\d\d:\d\d:\d\d\.\d{3} #\d+  `)
 
 func untimed(lines []string) []string {
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
-		out = append(out, reportStamp.ReplaceAllString(l, ""))
+		out = append(out, reportStamp().ReplaceAllString(l, ""))
 	}
 	return out
 }

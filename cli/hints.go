@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -67,7 +66,7 @@ func startHints(cfg actors.Config, msg string, text, stderr []string) []string {
 // envWord is a word that could name an environment variable in a
 // server's message: upper case, digits and '_' (API_KEY, DATABASE_URL).
 // Lower-case words are left alone: they are prose far more often.
-var envWord = regexp.MustCompile(`\b[A-Z_][A-Z0-9_]+\b`)
+var envWord = lazyRegexp(`\b[A-Z_][A-Z0-9_]+\b`)
 
 // unpassedEnv names the variables the text mentions that are set in
 // run-mcp's own environment but do not reach the server: neither the
@@ -80,7 +79,7 @@ func unpassedEnv(explicit map[string]string, text []string) []string {
 	}
 	var out []string
 	for _, line := range text {
-		for _, w := range envWord.FindAllString(line, -1) {
+		for _, w := range envWord().FindAllString(line, -1) {
 			if _, set := os.LookupEnv(w); !set || slices.Contains(out, w) ||
 				slices.ContainsFunc(passed, func(p string) bool { return strings.EqualFold(p, w) }) {
 				continue

@@ -2,7 +2,6 @@ package configscan
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -10,7 +9,7 @@ import (
 // reference is ${…} in a config value: Claude Code's ${VAR} and
 // ${VAR:-default}, and the editors' ${env:VAR}, ${userHome} and
 // ${workspaceFolder}.
-var reference = regexp.MustCompile(`\$\{([^}]*)\}`)
+var reference = lazyRegexp(`\$\{([^}]*)\}`)
 
 // expander expands the references of one entry from run-mcp's own
 // environment, as the client would from its own, and remembers what it
@@ -26,7 +25,7 @@ func (x *expander) expand(s string) string {
 	if !strings.Contains(s, "${") {
 		return s
 	}
-	return reference.ReplaceAllStringFunc(s, func(m string) string {
+	return reference().ReplaceAllStringFunc(s, func(m string) string {
 		inner := m[2 : len(m)-1]
 		switch inner {
 		case "userHome":

@@ -1,7 +1,6 @@
 package configscan
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -12,13 +11,13 @@ import (
 // escape would be shown in full). These are reduced to fixed wordings.
 
 // hujsonPos reads the position hujson puts at the start of its messages.
-var hujsonPos = regexp.MustCompile(`^hujson: line (\d+), column (\d+): `)
+var hujsonPos = lazyRegexp(`^hujson: line (\d+), column (\d+): `)
 
 // jsoncError turns a hujson error into file position plus kind.
 func jsoncError(data []byte, err error) error {
 	msg := err.Error()
 	where := ""
-	if m := hujsonPos.FindStringSubmatch(msg); m != nil {
+	if m := hujsonPos().FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		col, _ := strconv.Atoi(m[2])
 		where = "line " + strconv.Itoa(line) + ", column " + strconv.Itoa(col) + ": "
@@ -58,7 +57,7 @@ func jsoncKind(msg string) string {
 
 // tomlQuoted matches what the TOML parser quotes in its messages, in double
 // or single quotes: a rune, a token, a key or a piece of a value.
-var tomlQuoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|'[^']*'`)
+var tomlQuoted = lazyRegexp(`"(?:[^"\\]|\\.)*"|'[^']*'`)
 
 // tomlSyntax are quoted pieces of the TOML parser's own wording (the syntax
 // it expected), kept because they say how to fix the line.
@@ -74,7 +73,7 @@ func tomlKind(msg string) string {
 			kept = append(kept, fixed)
 		}
 	}
-	msg = tomlQuoted.ReplaceAllString(msg, "…")
+	msg = tomlQuoted().ReplaceAllString(msg, "…")
 	// Anything quoted unevenly is cut at its first quote.
 	if i := strings.IndexAny(msg, `"'`); i >= 0 {
 		msg = strings.TrimSpace(msg[:i]) + " …"

@@ -53,7 +53,7 @@ func TestSizeKB(t *testing.T) {
 func TestPruneKnowsEveryMediaPrefix(t *testing.T) {
 	for k := kindImage; k <= kindData; k++ {
 		name := k.prefix() + "_1700000000000_1.bin"
-		if !ownFile.MatchString(name) {
+		if !ownFile().MatchString(name) {
 			t.Errorf("%s files (%s) are never pruned", k.label(), name)
 		}
 	}

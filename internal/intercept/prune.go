@@ -6,14 +6,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"time"
 )
 
 // ownFile matches exactly the names this package creates, so Prune can run
 // on a shared directory such as /tmp without touching anything else.
 // Every prefix a mediaKind names is here (a test holds the two together).
-var ownFile = regexp.MustCompile(`^((img|audio|media|data)_[0-9]+_[0-9]+\.[a-z0-9]+|result_r[1-9][0-9]*\.txt)$`)
+var ownFile = lazyRegexp(`^((img|audio|media|data)_[0-9]+_[0-9]+\.[a-z0-9]+|result_r[1-9][0-9]*\.txt)$`)
 
 // Prune deletes our files in dir last modified before now-olderThan (use
 // PruneAge for the standard 7 days) and reports how many it removed. Only
@@ -43,7 +42,7 @@ func Prune(dir string, olderThan time.Duration, now time.Time) (int, error) {
 }
 
 func pruneOne(dir string, e fs.DirEntry, cutoff time.Time) (bool, error) {
-	if !e.Type().IsRegular() || !ownFile.MatchString(e.Name()) {
+	if !e.Type().IsRegular() || !ownFile().MatchString(e.Name()) {
 		return false, nil
 	}
 	info, err := e.Info()

@@ -54,7 +54,7 @@ func (i *Interceptor) lookup(id string) (spilled, error) {
 		return entry, nil
 	}
 	name := "result_" + id + ".txt"
-	if resultName.MatchString(name) { // also keeps id from naming paths outside dir
+	if resultName().MatchString(name) { // also keeps id from naming paths outside dir
 		path := filepath.Join(i.dir, name)
 		if _, err := os.Lstat(path); err == nil {
 			return spilled{path: path, chars: -1}, nil

@@ -6,14 +6,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"time"
 )
 
 // resultName matches the spill files this package writes; the capture is the
 // numeric part of the id.
-var resultName = regexp.MustCompile(`^result_r([1-9][0-9]*)\.txt$`)
+var resultName = lazyRegexp(`^result_r([1-9][0-9]*)\.txt$`)
 
 // maxCreateTries bounds how many names we try when another process sharing
 // the directory has already taken the one we picked.
@@ -27,7 +26,7 @@ func highestResultID(dir string) (int, error) {
 	}
 	highest := 0
 	for _, e := range entries {
-		m := resultName.FindStringSubmatch(e.Name())
+		m := resultName().FindStringSubmatch(e.Name())
 		if m == nil {
 			continue
 		}
