@@ -17,8 +17,13 @@ import (
 // calls. It never changes once made (the actor replaces it whole), so
 // operations may read it; what it derives lazily is guarded by sync.Once.
 type toolSet struct {
-	raw    []json.RawMessage
-	byName map[string]json.RawMessage // the first entry of each name
+	raw []json.RawMessage
+
+	// byName is the first entry of each name, indexed on first use: a
+	// listing that no call follows (a one-shot list-tools) never decodes
+	// its tools a second time.
+	byNameOnce sync.Once
+	byName     map[string]json.RawMessage
 
 	typedOnce sync.Once
 	typed     []mcp.Tool
@@ -26,20 +31,25 @@ type toolSet struct {
 	required  map[string][]string
 }
 
-func newToolSet(raw []json.RawMessage) *toolSet {
-	t := &toolSet{raw: raw, byName: make(map[string]json.RawMessage, len(raw))}
-	for _, r := range raw {
-		if n := snapshot.Read(r).Name; t.byName[n] == nil {
-			t.byName[n] = r
+func newToolSet(raw []json.RawMessage) *toolSet { return &toolSet{raw: raw} }
+
+// names is byName, indexed on first use.
+func (t *toolSet) names() map[string]json.RawMessage {
+	t.byNameOnce.Do(func() {
+		t.byName = make(map[string]json.RawMessage, len(t.raw))
+		for _, r := range t.raw {
+			if n := snapshot.Read(r).Name; t.byName[n] == nil {
+				t.byName[n] = r
+			}
 		}
-	}
-	return t
+	})
+	return t.byName
 }
 
-func (t *toolSet) has(name string) bool { return t.byName[name] != nil }
+func (t *toolSet) has(name string) bool { return t.names()[name] != nil }
 
 // rawOf returns tool name's definition as the server sent it (nil: none).
-func (t *toolSet) rawOf(name string) json.RawMessage { return t.byName[name] }
+func (t *toolSet) rawOf(name string) json.RawMessage { return t.names()[name] }
 
 // tools is the typed list, decoded on first use. An entry mcp-go's type
 // cannot hold (a server's mistake, which the listing still shows as sent)
@@ -70,7 +80,7 @@ func (t *toolSet) check(name string, args json.RawMessage) error {
 	}
 	t.reqOnce.Do(func() {
 		t.required = map[string][]string{}
-		for n, r := range t.byName {
+		for n, r := range t.names() {
 			var d struct {
 				InputSchema struct {
 					Required []string `json:"required"`
