@@ -177,13 +177,14 @@ func (s *session) withMeta(info mcp.Implementation, params map[string]any) map[s
 // advertised is what run-mcp declares to every target: elicitation (forms
 // and URLs), sampling and roots, so the server's client-facing paths can be
 // exercised; what really answers is decided per request.
-func advertised() mcp.ClientCapabilities {
-	caps := mcp.ClientCapabilities{Sampling: &mcp.SamplingCapability{},
-		Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}}
-	caps.Roots = &struct {
-		ListChanged bool `json:"listChanged,omitempty"`
-	}{ListChanged: true}
-	return caps
+//
+// It is mcp.ClientCapabilities as encoding/json writes it, written out:
+// the initialize request carries it, and encoding/json builds the encoder
+// of that type, and of every capability type it holds, by reflection on
+// first use, which every one-shot command's handshake paid before its
+// first request could leave. A test holds it to the typed value's encoding.
+func advertised() json.RawMessage {
+	return json.RawMessage(`{"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{},"url":{}}}`)
 }
 
 // checkDir names a working directory that cannot be one; without it the
