@@ -85,7 +85,8 @@ func (s *Spawner) Start(cmd *exec.Cmd) error {
 }
 
 // Close ends the supervisor (on Linux), then stops the forking goroutine and
-// waits for both. Every wait is bounded.
+// waits for both: for the supervisor, until it says nothing is left below
+// it (its process then exits on its own). Every wait is bounded.
 func (s *Spawner) Close() {
 	s.once.Do(func() {
 		s.mu.Lock()

@@ -401,16 +401,20 @@ func (s *supervisor) ask(kind byte, k *supervised) {
 }
 
 // close ends the supervisor: end of file on its socket, after which it
-// kills what is left below it (nothing, after every target was stopped) and
-// exits. A supervisor that does not exit in time is killed.
+// kills what is left below it (nothing, after every target was stopped),
+// closes its end once nothing is, and exits. Its end of file is the answer:
+// the process's own teardown goes on without run-mcp waiting for it (its
+// reaper returns when it is done). A supervisor that does not answer in
+// time is killed.
 func (s *supervisor) close() {
 	_ = s.conn.CloseWrite()
-	if !waitFor(s.reaped, answerPatience) {
+	if !waitFor(s.readDone, answerPatience) {
 		s.kill()
 		waitFor(s.reaped, answerPatience) // else it carries on alone, stuck in the kernel
+		_ = s.conn.Close()
+		<-s.readDone
 	}
 	_ = s.conn.Close()
-	<-s.readDone
 	s.lose(errSupervisorLost)
 }
 

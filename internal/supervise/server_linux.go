@@ -250,7 +250,13 @@ func (s *server) shutdown() int {
 	deadline := time.Now().Add(shutdownPatience)
 	for time.Now().Before(deadline) {
 		if reapAll(func(int, syscall.WaitStatus) {}) {
-			return exit(0) // no child left: the common end, after every target was released
+			// No child left, so nothing below (an orphan reparents here
+			// before its dead parent can be reaped): the common end, after
+			// every target was released. The socket's end of file tells
+			// run-mcp at once, which need not wait for this process's own
+			// teardown.
+			_ = syscall.Close(ConnFD)
+			return exit(0)
 		}
 		for _, pid := range descendants(s.self) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
