@@ -98,8 +98,10 @@ func (k *supervised) wait() Exit {
 }
 
 // release tells the supervisor to forget the target once nothing of it is
-// left; killAll came first.
+// left; killAll came first. Nothing waits on its acknowledgement: the stop
+// it ends has seen the target gone already, and the next request (or end
+// of file) comes after it on the socket.
 func (k *supervised) release() {
-	k.sup.ask(supervise.KindRelease, k)
+	k.sup.tell(supervise.KindRelease, k)
 	k.sup.forget(k)
 }

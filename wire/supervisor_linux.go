@@ -400,6 +400,16 @@ func (s *supervisor) ask(kind byte, k *supervised) {
 	_, _ = s.request(supervise.Request{Kind: kind, Num: s.number(), ID: k.id}, nil, answerPatience)
 }
 
+// tell sends a request about target k without waiting for its
+// acknowledgement, which is dropped when it comes. A supervisor that does
+// not take it is killed, as by ask.
+func (s *supervisor) tell(kind byte, k *supervised) {
+	if s.isLost() {
+		return
+	}
+	_ = s.sendBy(supervise.Request{Kind: kind, Num: s.number(), ID: k.id}, nil, time.Now().Add(answerPatience))
+}
+
 // close ends the supervisor: end of file on its socket, after which it
 // kills what is left below it (nothing, after every target was stopped),
 // closes its end once nothing is, and exits. Its end of file is the answer:
