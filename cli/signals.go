@@ -109,16 +109,21 @@ func interrupted(ctx context.Context, err error) error {
 // hands each signal to it (a few tenths of a millisecond), which a one-shot
 // command would otherwise pay before it spawns its server. A signal before
 // the takeover ends run-mcp by its default action, as one during run-mcp's
-// own start always has; its supervisor then stops the server. stop waits for
-// the takeover before undoing it. The context's cause is a signalled.
+// own start always has; its supervisor then stops the server. The context's
+// cause is a signalled.
+//
+// stop ends the takeover's goroutine but leaves the signals taken over: it
+// comes when the command is done and its server stopped, as run-mcp is about
+// to exit, and undoing the takeover (signal.Stop) waits on the runtime's
+// signal thread again, once per signal, at the end of every command. A
+// signal from then to the exit is let pass.
 func notifyLater(parent context.Context, sigs ...os.Signal) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(parent)
 	ch := make(chan os.Signal, 1)
-	armed, done := make(chan struct{}), make(chan struct{})
+	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		signal.Notify(ch, sigs...)
-		close(armed)
 		select {
 		case s := <-ch:
 			cancel(signalled{s})
@@ -126,8 +131,6 @@ func notifyLater(parent context.Context, sigs ...os.Signal) (context.Context, co
 		}
 	}()
 	return ctx, func() {
-		<-armed
-		signal.Stop(ch)
 		cancel(nil)
 		<-done
 	}
