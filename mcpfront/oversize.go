@@ -10,6 +10,13 @@ import (
 // the message's top-level "id" (wherever it is, even after a huge params,
 // and never one nested inside params) in constant memory, so the host gets
 // an error for that id instead of waiting forever.
+//
+// This is the one JSON scanner of run-mcp's own, and only for what
+// encoding/json cannot do: its Decoder holds every value whole before it
+// hands it over (a params string of a gigabyte included), and a host may
+// write the id after the params (the TypeScript SDK does). Every message
+// that fits under the cap is read by encoding/json; the scanner is held to
+// it by FuzzIDScanAgreesWithEncodingJSON.
 
 // maxIDBytes bounds an id we will echo back; a longer one is not an id a
 // host would use, and the message is then discarded without an answer.

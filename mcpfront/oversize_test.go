@@ -1,6 +1,7 @@
 package mcpfront
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -48,4 +49,41 @@ func TestIDScanFindsTheTopLevelID(t *testing.T) {
 			t.Errorf("split at %d: id %q method %v", i, s.id, s.hasMethod)
 		}
 	}
+}
+
+// FuzzIDScanAgreesWithEncodingJSON holds the scanner to encoding/json on
+// every message that encoding/json can read whole: the same top-level id
+// (a string or a number of at most maxIDBytes, as written) and the same
+// answer to whether there is a top-level "method". Keys are compared as
+// written, so a message whose keys use escapes, or that repeats "id", is
+// left out (the scanner keeps the first id; encoding/json the last).
+func FuzzIDScanAgreesWithEncodingJSON(f *testing.F) {
+	for _, seed := range []string{
+		`{"id":7,"method":"tools/call","params":{"a":"b"}}`,
+		`{"method":"m","params":{"id":1,"x":[{"id":2}]},"id":-3.5e2}`,
+		`{"jsonrpc":"2.0","id":"r-\"1\"","result":{}}`,
+		`{"id":null,"method":"m"}`, `{"id":{"a":1}}`, `{"id":true}`, ` { "id" : 1 } `,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, msg string) {
+		var top map[string]json.RawMessage
+		if json.Unmarshal([]byte(msg), &top) != nil || strings.Contains(msg, `\`) || strings.Count(msg, `"id"`) > 1 {
+			return
+		}
+		var want json.RawMessage
+		if v, ok := top["id"]; ok && len(v) <= maxIDBytes {
+			var x any
+			_ = json.Unmarshal(v, &x)
+			switch x.(type) {
+			case string, float64:
+				want = v
+			}
+		}
+		_, method := top["method"]
+		s := scanAll(msg)
+		if string(s.id) != string(want) || s.hasMethod != method || s.notObject {
+			t.Errorf("%q: scanner id %q method %v notObject %v; encoding/json id %q method %v", msg, s.id, s.hasMethod, s.notObject, want, method)
+		}
+	})
 }
