@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/run-mcp/run-mcp/test/targets"
 )
 
 // daemonScript starts a double-forked daemon: a subshell starts it in a
@@ -155,7 +157,7 @@ func TestAStoppedSupervisorIsKilled(t *testing.T) {
 	if err := syscall.Kill(sup, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = syscall.Kill(sup, syscall.SIGKILL) })
+	targets.KillAtCleanup(t, sup)
 	e := stopBounded(t, p)
 	if e.Signal != "SIGKILL" || !e.StoppedByUs {
 		t.Errorf("Stop() = %+v, want killed (with its supervisor) by run-mcp", e)

@@ -20,6 +20,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/run-mcp/run-mcp/internal/supervise"
+	"github.com/run-mcp/run-mcp/test/targets"
 )
 
 // agent is run-mcp's agent server, driven as an agent's MCP client drives
@@ -202,7 +203,7 @@ func TestAStoppedSupervisorIsKilledNotWaitedFor(t *testing.T) {
 	if err := syscall.Kill(sup, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = syscall.Kill(sup, syscall.SIGKILL) })
+	targets.KillAtCleanup(t, sup)
 	a.call(t, "disconnect_from_mcp", map[string]any{"connection": "wedged"}) // within patience, or the test fails
 	wantNoSurvivors(t, "a disconnect with a stopped supervisor", pids)
 	if running(sup) {

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/run-mcp/run-mcp/test/targets"
 )
 
 // oneShotKilled runs `run-mcp call slow` against a fixture with every kind
@@ -109,7 +111,7 @@ func TestSessionDaemonKilledWithSIGKILL(t *testing.T) {
 		t.Errorf("sessions says the server is PID %d; the server says it is %d", rows[0].Pid, pids["server"])
 	}
 	daemon := rows[0].DaemonPid
-	t.Cleanup(func() { _ = syscall.Kill(daemon, syscall.SIGKILL) }) // if the test fails before the kill
+	targets.KillAtCleanup(t, daemon) // if the test fails before the kill
 	if err := syscall.Kill(daemon, syscall.SIGKILL); err != nil {
 		t.Fatalf("kill -9 the session daemon %d: %v", daemon, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/run-mcp/run-mcp/internal/supervise"
+	"github.com/run-mcp/run-mcp/test/targets"
 )
 
 // TestHelperRunByHandSaysWhatItIs: the supervisor is entered through main
@@ -55,7 +56,7 @@ func TestAOneShotCommandKillsAStoppedSupervisor(t *testing.T) {
 	if err := syscall.Kill(sup, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = syscall.Kill(sup, syscall.SIGKILL) })
+	targets.KillAtCleanup(t, sup)
 	deadline := time.Now().Add(patience)
 	for !stopped(sup) {
 		if time.Now().After(deadline) {

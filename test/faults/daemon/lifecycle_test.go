@@ -141,7 +141,7 @@ func TestCtrlCCancelsTheCallOnTheTarget(t *testing.T) {
 			start := time.Now()
 			_ = c.Wait()
 			if got := c.ProcessState.ExitCode(); got != tc.code {
-				t.Fatalf("exit %d after %v, want %d; stderr:\n%s", got, tc.sig, tc.code, errb.String())
+				t.Fatalf("exit %d (%v) after %v, want %d; stderr:\n%s", got, c.ProcessState, tc.sig, tc.code, errb.String())
 			}
 			if !strings.Contains(errb.String(), "cancelled") {
 				t.Errorf("the client should say the call was cancelled: %s", errb.String())

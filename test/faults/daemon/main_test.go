@@ -63,9 +63,18 @@ func newSession(t *testing.T, name string) *session {
 	t.Cleanup(func() {
 		rec, _ := s.record()
 		s.run("close-session", name)
-		if rec != nil {
-			for _, pid := range []int{rec.DaemonPid, rec.Pid} {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
+		if rec == nil {
+			return
+		}
+		// Only the processes the record names: after close-session their
+		// pids are free, and on a busy machine (pid_max is 32768 here) one
+		// may already be another test's client.
+		for _, p := range []struct {
+			pid   int
+			start uint64
+		}{{rec.DaemonPid, rec.DaemonStart}, {rec.Pid, rec.ServerStart}} {
+			if p.pid > 0 && p.start != 0 && startOf(p.pid) == p.start {
+				_ = syscall.Kill(p.pid, syscall.SIGKILL)
 			}
 		}
 	})
@@ -126,9 +135,11 @@ func (s *session) echo(msg string) {
 }
 
 type record struct {
-	Socket    string `json:"socket"`
-	DaemonPid int    `json:"daemon_pid"`
-	Pid       int    `json:"pid"`
+	Socket      string `json:"socket"`
+	DaemonPid   int    `json:"daemon_pid"`
+	DaemonStart uint64 `json:"daemon_start"`
+	Pid         int    `json:"pid"`
+	ServerStart uint64 `json:"server_start"`
 }
 
 func (s *session) dir() string {
@@ -203,6 +214,23 @@ func alive(pid int) bool {
 	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	return i > 0 && i+2 < len(s) && s[i+2] != 'Z' && s[i+2] != 'X'
+}
+
+// startOf is pid's start time (clock ticks since boot, /proc/PID/stat
+// field 22), as the session record keeps it; 0 when there is no such
+// process.
+func startOf(pid int) uint64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 20 {
+		return 0
+	}
+	n, _ := strconv.ParseUint(f[19], 10, 64)
+	return n
 }
 
 // eventually polls cond until a generous deadline.

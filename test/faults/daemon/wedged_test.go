@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/run-mcp/run-mcp/test/targets"
 )
 
 // bounded is the longest a command against a stopped daemon may take here:
@@ -39,7 +41,7 @@ func TestAStoppedDaemonBoundsEveryCommand(t *testing.T) {
 	if err := syscall.Kill(rec.DaemonPid, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = syscall.Kill(rec.DaemonPid, syscall.SIGKILL) })
+	targets.KillAtCleanup(t, rec.DaemonPid)
 	eventually(t, "the daemon to be stopped", func() bool { return allThreadsStopped(rec.DaemonPid) })
 
 	log := filepath.Join(s.dir(), "wedged.log")
