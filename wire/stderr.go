@@ -215,29 +215,32 @@ func (f *StderrFeed) end() {
 }
 
 // compact keeps the batch's first RingHead and last RingTail lines, counting
-// the ones between as dropped before the first of the last.
+// the ones between as dropped before the first of the last. It works in
+// place: the tail moves down over the dropped lines, so a flood reuses the
+// batch's buffers instead of allocating new ones at every compaction.
 func (b *StderrBatch) compact() {
 	n := len(b.lines)
 	keepHead, keepTail := RingHead, RingTail
+	if n <= keepHead+keepTail {
+		return
+	}
 	dropped := 0
 	for i := keepHead; i < n-keepTail; i++ {
 		dropped += 1 + b.lines[i].skipped
 	}
-	var text []byte
-	lines := make([]fedLine, 0, keepHead+keepTail)
-	for i := range n {
-		if i >= keepHead && i < n-keepTail {
-			continue
-		}
-		l := b.lines[i]
-		text = append(text, b.line(i)...)
-		l.end = len(text)
-		if i == n-keepTail {
-			l.skipped += dropped
-		}
-		lines = append(lines, l)
+	headEnd := 0
+	if keepHead > 0 {
+		headEnd = b.lines[keepHead-1].end
 	}
-	b.text, b.lines = text, lines
+	tailStart := b.lines[n-keepTail-1].end
+	shift := tailStart - headEnd
+	b.text = b.text[:headEnd+copy(b.text[headEnd:], b.text[tailStart:])]
+	copy(b.lines[keepHead:], b.lines[n-keepTail:])
+	b.lines = b.lines[:keepHead+keepTail]
+	for i := keepHead; i < len(b.lines); i++ {
+		b.lines[i].end -= shift
+	}
+	b.lines[keepHead].skipped += dropped
 }
 
 // drainLines reads r to its end and hands every line to feed: one
