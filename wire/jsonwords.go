@@ -24,9 +24,9 @@ func JSONWords(err error) string {
 	case err == nil:
 		return ""
 	case errors.As(err, &typ) && typ.Field != "":
-		return fmt.Sprintf("%s is %s where %s goes", typ.Field, jsonValueKind(typ.Value), jsonKindOf(typ.Type))
+		return fmt.Sprintf("%s is %s where %s goes", typ.Field, jsonValueKind(typ.Value), JSONKind(typ.Type))
 	case errors.As(err, &typ):
-		return fmt.Sprintf("it is %s, not %s", jsonValueKind(typ.Value), jsonKindOf(typ.Type))
+		return fmt.Sprintf("it is %s, not %s", jsonValueKind(typ.Value), JSONKind(typ.Type))
 	case errors.As(err, &syn) && strings.HasPrefix(syn.Error(), "unexpected end of JSON input"):
 		return "the JSON ends before it is complete"
 	case errors.As(err, &syn):
@@ -62,8 +62,9 @@ func jsonValueKind(v string) string {
 	return kind
 }
 
-// jsonKindOf is the JSON a value of Go type t takes.
-func jsonKindOf(t reflect.Type) string {
+// JSONKind is the JSON a value of Go type t takes, as prose ("a string",
+// "a whole number", "an object"), for a message about a decoded field.
+func JSONKind(t reflect.Type) string {
 	if t == nil {
 		return "another kind of value"
 	}

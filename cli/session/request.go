@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"reflect"
 	"strings"
+
+	"github.com/run-mcp/run-mcp/wire"
 )
 
 // DecodeRequest reads one request line with encoding/json into the typed
@@ -57,7 +58,7 @@ func decodeError(err error) error {
 	case errors.As(err, &typ) && typ.Field == "":
 		return errorf(ExitDataErr, "the request is a JSON %s, not an object; send one JSON object on one line", kindOf(typ.Value))
 	case errors.As(err, &typ):
-		return errorf(ExitDataErr, "the request's field %q must be %s, not a JSON %s", typ.Field, jsonKind(typ.Type), kindOf(typ.Value))
+		return errorf(ExitDataErr, "the request's field %q must be %s, not a JSON %s", typ.Field, wire.JSONKind(typ.Type), kindOf(typ.Value))
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return errorf(ExitDataErr, "the request is empty or cut short; send one JSON object on one line")
 	}
@@ -74,27 +75,6 @@ func decodeError(err error) error {
 func kindOf(value string) string {
 	kind, _, _ := strings.Cut(value, " ")
 	return kind
-}
-
-// jsonKind says what JSON a field of Go type t takes.
-func jsonKind(t reflect.Type) string {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "a whole number"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	}
-	return "an object"
 }
 
 // check refuses an unknown op and missing or impossible fields.
