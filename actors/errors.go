@@ -163,3 +163,22 @@ func fmtDur(d time.Duration) string {
 	}
 	return d.Round(time.Second).String()
 }
+
+// Advised is an error with one more line under its first: what to try, in
+// the words of the front end that adds it (a tool argument for the agent,
+// a flag for a shell). It unwraps to Err, so the error's type, and with it
+// the exit code and the server's report below the first line, are kept.
+type Advised struct {
+	Err    error
+	Advice string
+}
+
+func (a *Advised) Error() string {
+	first, rest, _ := strings.Cut(a.Err.Error(), "\n")
+	if rest != "" {
+		rest = "\n" + rest
+	}
+	return first + "\n" + a.Advice + rest
+}
+
+func (a *Advised) Unwrap() error { return a.Err }

@@ -119,8 +119,8 @@ func envelopeOf(err error) errorEnvelope {
 func failureMessage(err error) string {
 	msg := bareMessage(err)
 	for e := err; e != nil; e = errors.Unwrap(e) {
-		if h, ok := e.(*hinted); ok && !strings.Contains(msg, h.hint) {
-			msg += "\n" + h.hint
+		if h, ok := e.(*actors.Advised); ok && !strings.Contains(msg, h.Advice) {
+			msg += "\n" + h.Advice
 		}
 	}
 	return msg

@@ -39,7 +39,7 @@ func withStartHints(err error, cfg actors.Config) error {
 		return err
 	}
 	for _, h := range startHints(cfg, err.Error(), text, stderr) {
-		err = &hinted{err: err, hint: h}
+		err = &actors.Advised{Err: err, Advice: h}
 	}
 	return err
 }

@@ -180,24 +180,8 @@ func withEraHint(err error, era wire.Era) error {
 	if era.Mode != wire.EraLegacy || !strings.Contains(strings.ToLower(err.Error()), "unsupported protocol version") {
 		return err
 	}
-	return &hinted{err: err, hint: eraHint}
+	return &actors.Advised{Err: err, Advice: eraHint}
 }
-
-// hinted is an error with one more line of advice.
-type hinted struct {
-	err  error
-	hint string
-}
-
-// Error puts the hint under the first line, before the server's report.
-func (h *hinted) Error() string {
-	first, rest, _ := strings.Cut(h.err.Error(), "\n")
-	if rest != "" {
-		rest = "\n" + rest
-	}
-	return first + "\n" + h.hint + rest
-}
-func (h *hinted) Unwrap() error { return h.err }
 
 // warnNoise tells a shell user that the server polluted its stdout.
 func warnNoise(io streams, ev wire.EvidenceSnapshot) {

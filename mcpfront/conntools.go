@@ -95,24 +95,8 @@ func withEraHint(err error) error {
 	if !errors.As(err, &refused) {
 		return err
 	}
-	return &hinted{err: err, hint: eraHint}
+	return &actors.Advised{Err: err, Advice: eraHint}
 }
-
-// hinted is an error with one more line of advice under its first line.
-type hinted struct {
-	err  error
-	hint string
-}
-
-func (h *hinted) Error() string {
-	first, rest, _ := strings.Cut(h.err.Error(), "\n")
-	if rest != "" {
-		rest = "\n" + rest
-	}
-	return first + "\n" + h.hint + rest
-}
-
-func (h *hinted) Unwrap() error { return h.err }
 
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
