@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/run-mcp/run-mcp/internal/safesocket"
 )
 
 // ConfigDirEnv names the variable that moves run-mcp's configuration
@@ -174,7 +176,7 @@ func (s Store) save(r *record) error {
 	if err != nil {
 		return err
 	}
-	if err := writePrivate(path, b); err != nil {
+	if err := safesocket.WritePrivate(path, b); err != nil {
 		return fmt.Errorf("write the token file %s: %w", path, err)
 	}
 	return nil
@@ -194,27 +196,6 @@ func (s Store) Remove(server string) (string, bool, error) {
 		return path, false, fmt.Errorf("remove the token file %s: %w", path, err)
 	}
 	return path, true, nil
-}
-
-// writePrivate replaces path with data through a fresh 0600 temporary file
-// created exclusively (so never through a link), renamed over it.
-func writePrivate(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		_ = os.Remove(tmp)
-	}
-	return werr
 }
 
 // Held describes the credentials kept for a server, never their values.
