@@ -86,18 +86,7 @@ func (g *globals) withConfig(cfg actors.Config, l configscan.Launch) (actors.Con
 			return cfg, httpEnv(wire.EnvKeys(extra))
 		}
 		// The entry's headers, with the command line's over them.
-		merged := maps.Clone(l.Headers)
-		for k, v := range headers {
-			for old := range merged {
-				if strings.EqualFold(old, k) {
-					delete(merged, old)
-				}
-			}
-			if merged == nil {
-				merged = map[string]string{}
-			}
-			merged[k] = v
-		}
+		merged := l.HeadersWith(headers)
 		cfg.URL, cfg.Headers, cfg.OAuth = l.URL, merged, g.oauth
 		return cfg, nil
 	}

@@ -2,6 +2,7 @@ package configscan
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -33,6 +34,25 @@ func (l Launch) String() string {
 		target = strings.Join(append([]string{l.Command}, l.Args...), " ")
 	}
 	return fmt.Sprintf("%s (%s): %s, env %v, headers %v", l.Entry.Name, l.Entry.Source, target, sortedKeys(l.Env), sortedKeys(l.Headers))
+}
+
+// HeadersWith is the entry's headers with over's on top of them: a header
+// named in over, in any case, replaces the entry's. The entry's map is not
+// changed.
+func (l Launch) HeadersWith(over map[string]string) map[string]string {
+	merged := maps.Clone(l.Headers)
+	for k, v := range over {
+		for old := range merged {
+			if strings.EqualFold(old, k) {
+				delete(merged, old)
+			}
+		}
+		if merged == nil {
+			merged = map[string]string{}
+		}
+		merged[k] = v
+	}
+	return merged
 }
 
 // Find resolves name to the one entry it names among those Discover(opts)

@@ -37,19 +37,7 @@ func (f *front) serverConfig(cfg actors.Config, server string, a map[string]any)
 	}
 	if l.URL != "" {
 		// The entry's headers, with the call's over them.
-		headers := maps.Clone(l.Headers)
-		for k, v := range getStrMap(a, "headers") {
-			for old := range headers {
-				if strings.EqualFold(old, k) {
-					delete(headers, old)
-				}
-			}
-			if headers == nil {
-				headers = map[string]string{}
-			}
-			headers[k] = v
-		}
-		cfg.URL, cfg.Headers = l.URL, headers
+		cfg.URL, cfg.Headers = l.URL, l.HeadersWith(getStrMap(a, "headers"))
 		return withOAuth(cfg, a)
 	}
 	if h := getStrMap(a, "headers"); len(h) > 0 {
