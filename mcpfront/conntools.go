@@ -157,7 +157,11 @@ func (f *front) describe(ctx context.Context, b *strings.Builder, info actors.In
 		fmt.Fprintf(b, "Transport: %s. run-mcp did not start this server, so there is no stderr, no exit code and no stdout-noise check, and reconnect_to_mcp re-opens the session rather than restarting the server.\n", info.Transport)
 	}
 	fmt.Fprintf(b, "Connection: %s\n", info.Name)
-	fmt.Fprintf(b, "Protocol: %s (%s", info.ProtocolVersion, info.Era)
+	if info.ProtocolVersion == "" {
+		b.WriteString("Protocol: none agreed (the handshake did not complete")
+	} else {
+		fmt.Fprintf(b, "Protocol: %s (%s", info.ProtocolVersion, info.Era)
+	}
 	if info.EraMode != wire.EraLegacy {
 		fmt.Fprintf(b, ", asked with protocol=%s", info.EraMode)
 	}

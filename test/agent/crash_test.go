@@ -72,7 +72,8 @@ func TestCrashAtStart(t *testing.T) {
 	stderr := mustText(t, h, "get_mcp_server_stderr", nil)
 	wantContains(t, "stderr of the failed start", stderr, "demo-server: fatal: "+reason)
 	status := mustText(t, h, "mcp_server_status", nil)
-	wantContains(t, "status of the failed start", status, "failed", "The server exited with code 1.")
+	wantContains(t, "status of the failed start", status, "failed", "The server exited with code 1.",
+		"Protocol: none agreed (the handshake did not complete)")
 }
 
 // A stray console.log on stdout is reported wherever the agent looks.
