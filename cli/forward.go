@@ -59,7 +59,7 @@ func forward(cmd *cobra.Command, g *globals, io streams, sp *split, req *session
 			conn, err = session.Dial(rec.Socket)
 		}
 		if err != nil {
-			return daemonTrouble(dir, rec, err, req)
+			return daemonTrouble(dir, rec, err, req, namesItsServer(g, sp))
 		}
 	}
 	if !started {
@@ -113,7 +113,7 @@ func forward(cmd *cobra.Command, g *globals, io streams, sp *split, req *session
 		if rec == nil {
 			rec = recordOf(dir, name)
 		}
-		return daemonTrouble(dir, rec, err, req)
+		return daemonTrouble(dir, rec, err, req, namesItsServer(g, sp))
 	}
 	return printReply(io, reply, g.raw)
 }
@@ -352,8 +352,9 @@ func awaitStart(cmd *cobra.Command, io streams, dir, name string, claim *session
 // daemonTrouble explains a daemon that did not answer: took the request
 // and stayed silent (wedged or busy, see silentDaemon), gone (its record is
 // pruned and its log says why), or alive but not taking connections. A live
-// daemon is never pruned.
-func daemonTrouble(dir string, rec *session.Record, err error, req *session.Request) error {
+// daemon is never pruned. givesServer says the command names its server, so
+// running it again starts the session afresh.
+func daemonTrouble(dir string, rec *session.Record, err error, req *session.Request, givesServer bool) error {
 	var silent session.ErrNoAnswer
 	switch {
 	case errors.As(err, &silent):
@@ -366,9 +367,15 @@ func daemonTrouble(dir string, rec *session.Record, err error, req *session.Requ
 		return unreachable(dir, rec)
 	}
 	session.Prune(dir, rec)
-	return exitf(ExitToolError, "session %q is gone: its daemon is not answering (%v), so its record was removed. Its log says: %s\n"+
-		"Start it again by giving the server to run: run-mcp call --session %s -- <your server command> (or --server NAME)",
-		rec.Name, err, session.LogTail(dir, rec.Name), rec.Name)
+	again := fmt.Sprintf("Start it again by giving the server to run: run-mcp call --session %s -- <your server command> (or --server NAME)", rec.Name)
+	if givesServer {
+		// A daemon dying as the command reached it (its socket still
+		// open for a moment): the request may have run, so it is not
+		// sent again unasked.
+		again = "Run the same command again: with the record removed, it starts the session afresh (the request may have reached the dying daemon, so run-mcp did not resend it)."
+	}
+	return exitf(ExitToolError, "session %q is gone: its daemon is not answering (%v), so its record was removed. Its log says: %s\n%s",
+		rec.Name, err, session.LogTail(dir, rec.Name), again)
 }
 
 // unreachable stops a session whose daemon runs on without its socket

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -74,7 +76,7 @@ func TestASilentDaemonIsToldFromASlowServer(t *testing.T) {
 		{true, []string{"though it answers a ping", "suspect the server", "run-mcp stderr --session x shows", "x.log"}, nil},
 	} {
 		dir, rec := fakeDaemon(t, "x", tc.pings)
-		err := daemonTrouble(dir, rec, session.ErrNoAnswer{After: 7 * time.Second}, req)
+		err := daemonTrouble(dir, rec, session.ErrNoAnswer{After: 7 * time.Second}, req, false)
 		if CodeOf(err) != ExitToolError {
 			t.Errorf("pings %v: exit %d, want 1 (a daemon error): %v", tc.pings, CodeOf(err), err)
 		}
@@ -105,5 +107,31 @@ func TestAskWaitsTheBudgetThenLonger(t *testing.T) {
 	var silent session.ErrNoAnswer
 	if !errors.As(err, &silent) || silent.After < 100*time.Millisecond || asked != 1 {
 		t.Fatalf("got %v after asking Longer %d time(s), want no answer after its budget and what Longer added, asking once", err, asked)
+	}
+}
+
+// A daemon gone when the request reached it (connection reset, its process
+// no longer running) has its record removed, and the advice fits the
+// command: one that names its server is told to run again, which starts
+// the session afresh; one that does not is told how to give it.
+func TestAGoneDaemonsAdviceFitsTheCommand(t *testing.T) {
+	req := &session.Request{Op: session.OpCall, Session: "gone"}
+	for _, gives := range []bool{false, true} {
+		dir := t.TempDir()
+		rec := &session.Record{Name: "gone", Socket: filepath.Join(dir, "gone.sock"), DaemonPid: 1 << 22}
+		if err := session.SaveRecord(dir, rec); err != nil {
+			t.Fatal(err)
+		}
+		err := daemonTrouble(dir, rec, syscall.ECONNRESET, req, gives)
+		want, not := "Start it again by giving the server to run", "Run the same command again"
+		if gives {
+			want, not = not, want
+		}
+		if msg := err.Error(); !strings.Contains(msg, `session "gone" is gone`) || !strings.Contains(msg, want) || strings.Contains(msg, not) {
+			t.Errorf("names its server %v: want %q and not %q in:\n%s", gives, want, not, msg)
+		}
+		if r, _ := session.LoadRecord(dir, "gone"); r != nil {
+			t.Errorf("names its server %v: the gone daemon's record was kept", gives)
+		}
 	}
 }

@@ -260,7 +260,14 @@ func dead(pid int) bool {
 	}
 	s := string(stat)
 	i := strings.LastIndexByte(s, ')')
-	return i > 0 && i+2 < len(s) && (s[i+2] == 'Z' || s[i+2] == 'X')
+	if i <= 0 || i+2 >= len(s) || (s[i+2] != 'Z' && s[i+2] != 'X') {
+		return false
+	}
+	// A killed Go process's first thread can be a zombie while its other
+	// threads are still exiting and its descriptors (a daemon's listening
+	// socket) still open: it is dead once no other thread is left.
+	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*")
+	return len(tasks) <= 1
 }
 
 // children lists the child pids of pid across all its threads.
