@@ -57,7 +57,7 @@ func main() {
 	flag.IntVar(&cfg.fanCalls, "fan-calls", 100_000, "calls fired at once over them")
 	flag.IntVar(&cfg.fanRounds, "fan-rounds", 3, "rounds of the burst measure (medians over them: one burst's p99 swings widely on a shared machine)")
 	flag.BoolVar(&cfg.ab, "ab", true, "measure the speed devices' same-run A/B rows, at idle and beside two CPU burners")
-	flag.IntVar(&cfg.abRounds, "ab-rounds", 3, "rounds of each A/B measure, per condition (idle, beside the burners)")
+	flag.IntVar(&cfg.abRounds, "ab-rounds", 9, "rounds of each A/B measure, per condition (idle, beside the burners): three gave opposite verdicts on one device in two runs an hour apart")
 	flag.Int64Var(&cfg.stderrBytes, "stderr-bytes", 1<<30, "bytes of stderr the flooding target writes")
 	flag.IntVar(&cfg.bigChars, "big-chars", 20_000_000, "characters of the big tool result")
 	flag.BoolVar(&cfg.peers, "peers", true, "measure the peer clients too (installed by test/bench/peers.sh)")
