@@ -86,7 +86,9 @@ func TestStdioSortsWhatTheTargetWrote(t *testing.T) {
 		`{"id":8,"method":"ping"}`,
 		`{"jsonrpc":"2.0","id":9,"method":"roots/list"}`,
 	)
-	in := pt.next(t, func(in Inbound) bool { return len(in.Messages)+len(in.Noise)+len(in.Errors) >= 7 })
+	// Seven lines make nine items: one line of noise, five messages, and
+	// three transport errors (the array, and the two broken requests).
+	in := pt.next(t, func(in Inbound) bool { return len(in.Messages)+len(in.Noise)+len(in.Errors) >= 9 })
 	if len(in.Noise) != 1 || in.Noise[0].Line != 1 || in.Noise[0].Text != "console.log says hello" {
 		t.Errorf("noise: %+v", in.Noise)
 	}
