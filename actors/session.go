@@ -351,9 +351,11 @@ func (s *session) takeStderr(ring *wire.Ring) {
 	if s.proc == nil || s.stderrDone {
 		return
 	}
-	b := s.proc.Stderr().Take()
-	ring.AppendBatch(b)
+	feed := s.proc.Stderr()
+	b := feed.Take()
+	ring.AppendBatch(b) // copies the lines: the batch is done with
 	s.stderrDone = b.End
+	feed.Recycle(b)
 }
 
 // decodeInit reads an initialize result (or, on 2026-07-28, what discover

@@ -29,8 +29,12 @@ const (
 // first RingHead and its last RingTail lines and counts the ones between,
 // which the ring would have dropped anyway.
 type StderrFeed struct {
-	mu    sync.Mutex
-	b     StderrBatch
+	mu sync.Mutex
+	b  StderrBatch
+	// spare is the buffers of a batch its owner gave back (Recycle), for
+	// the next batch: a flood reuses two sets instead of allocating one
+	// per Take.
+	spare StderrBatch
 	ready chan struct{}
 	// pipe is the read end the drain reads, when it takes deadlines (nil
 	// otherwise): Sync interrupts the drain's read through it.
@@ -138,8 +142,28 @@ func (f *StderrFeed) Take() StderrBatch {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	b := f.b
-	f.b = StderrBatch{}
+	f.b = StderrBatch{text: f.spare.text, lines: f.spare.lines}
+	f.spare = StderrBatch{}
 	return b
+}
+
+// maxSpare bounds the text buffer a feed keeps for its next batch, so a
+// target that once wrote long lines does not hold their memory while it
+// is quiet.
+const maxSpare = 1 << 20
+
+// Recycle gives back a batch Take returned, once its owner has copied its
+// lines out and no longer reads it: the feed writes a later batch in its
+// buffers.
+func (f *StderrFeed) Recycle(b StderrBatch) {
+	if cap(b.text) > maxSpare {
+		return
+	}
+	f.mu.Lock()
+	if f.spare.text == nil {
+		f.spare = StderrBatch{text: b.text[:0], lines: b.lines[:0]}
+	}
+	f.mu.Unlock()
 }
 
 // StderrBatch is lines of stderr in the order they came, each with when it

@@ -7,9 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/run-mcp/run-mcp/test/targets"
 )
@@ -39,11 +39,25 @@ func (d device) off() string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// The wire's devices: the target's stderr pipe grown to a megabyte, and a
-// big answer to a tool call decoded as a tool result where it is read.
+// variantDir is a directory name for a device's build: its name's letters
+// and digits.
+func variantDir(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			return r
+		}
+		return -1
+	}, name)
+}
+
+// The wire's devices: the target's stderr pipe grown to a megabyte, a
+// stderr batch's buffers given back for the next one, and a big answer to
+// a tool call decoded as a tool result where it is read.
 var (
 	stderrPipe = device{name: "the target's 1 MiB stderr pipe (`growPipe` in wire/process.go)",
 		edit: &edit{file: "wire/process.go", old: "\t\tgrowPipe(p.stderrR)\n", new: "\t\t_ = growPipe\n"}}
+	stderrRecycle = device{name: "a stderr batch's buffers reused for the next (`feed.Recycle` in actors/session.go)",
+		edit: &edit{file: "actors/session.go", old: "\tfeed.Recycle(b)\n", new: "\t_ = b\n"}}
 	bigAnswer = device{name: "a big tool answer decoded as a tool result where it is read (`bigAnswer` in wire/toolanswer.go)",
 		edit: &edit{file: "wire/toolanswer.go", old: "const bigAnswer = 64 << 10", new: "const bigAnswer = 1 << 62"}}
 )
@@ -167,7 +181,7 @@ func abOneShot(cfg config, b bins, tmp string, t oneShotAB) ([]row, error) {
 	if !cfg.ab {
 		return nil, nil
 	}
-	off, missing, err := buildVariant(filepath.Join(tmp, "ab-"+strconv.Itoa(len(t.dev.name))), t.dev.edit)
+	off, missing, err := buildVariant(filepath.Join(tmp, "ab-"+variantDir(t.dev.name)), t.dev.edit)
 	if err != nil {
 		return nil, err
 	}
@@ -206,8 +220,8 @@ func abOneShot(cfg config, b bins, tmp string, t oneShotAB) ([]row, error) {
 }
 
 // stderrAB scores the stderr flood by lines per second.
-func stderrAB(flood func(bin string) func() (run, error)) oneShotAB {
-	return oneShotAB{dev: stderrPipe, cmd: flood, goal: "on: more lines/s",
+func stderrAB(dev device, flood func(bin string) func() (run, error)) oneShotAB {
+	return oneShotAB{dev: dev, cmd: flood, goal: "on: more lines/s",
 		score: func(rs []run) (float64, error) {
 			var rates []float64
 			for _, r := range rs {

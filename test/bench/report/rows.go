@@ -77,9 +77,18 @@ func measures(cfg config, b bins, env []string, tmp string) []measure {
 		}},
 		{"ab-stderr", secAB, func() ([]row, error) {
 			n := strconv.FormatInt(cfg.stderrBytes, 10)
-			return abOneShot(cfg, b, tmp, stderrAB(func(bin string) func() (run, error) {
+			flood := func(bin string) func() (run, error) {
 				return mcmd(bin, "call", "flood_stderr", "bytes:="+n, "--", b.target)
-			}))
+			}
+			var rows []row
+			for _, d := range []device{stderrPipe, stderrRecycle} {
+				r, err := abOneShot(cfg, b, tmp, stderrAB(d, flood))
+				if err != nil {
+					return nil, err
+				}
+				rows = append(rows, r...)
+			}
+			return rows, nil
 		}},
 		{"ab-big", secAB, func() ([]row, error) {
 			n := strconv.Itoa(cfg.bigChars)
