@@ -27,17 +27,26 @@ func pidAfter(t *testing.T, p *Process, prefix string) int {
 // parentOf is the parent pid of pid, from /proc/<pid>/stat.
 func parentOf(t *testing.T, pid int) int {
 	t.Helper()
+	return procStat(t, pid)[0]
+}
+
+// procStat is the numbers of /proc/<pid>/stat from field 4 (the parent
+// pid) to field 7 (the controlling terminal).
+func procStat(t *testing.T, pid int) [4]int {
+	t.Helper()
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := string(b)
 	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	ppid, err := strconv.Atoi(f[1])
-	if err != nil {
-		t.Fatal(err)
+	var n [4]int
+	for i := range n {
+		if n[i], err = strconv.Atoi(f[i+1]); err != nil {
+			t.Fatalf("read /proc/%d/stat: %q", pid, s)
+		}
 	}
-	return ppid
+	return n
 }
 
 // TestProcessStopTakesWhatLeftTheGroup: a daemon the server started in a

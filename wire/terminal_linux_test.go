@@ -104,19 +104,8 @@ type procIDs struct{ pgid, sid, tty int }
 // (0: none) of pid from /proc/<pid>/stat.
 func statFields(t *testing.T, pid int) procIDs {
 	t.Helper()
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	var n [3]int
-	for i := range n {
-		if n[i], err = strconv.Atoi(f[i+2]); err != nil {
-			t.Fatalf("read /proc/%d/stat: %q", pid, s)
-		}
-	}
-	return procIDs{pgid: n[0], sid: n[1], tty: n[2]}
+	n := procStat(t, pid)
+	return procIDs{pgid: n[1], sid: n[2], tty: n[3]}
 }
 
 // openPTY opens a pseudo-terminal pair.
