@@ -232,7 +232,8 @@ type lockedWriter struct {
 	w  io.Writer
 }
 
-// frame writes one message (without its newline).
+// frame writes one message (without its newline). msg is handed over: the
+// newline may be appended in its spare capacity.
 func (l *lockedWriter) frame(msg []byte) error {
 	line := append(msg, '\n')
 	l.mu.Lock()
