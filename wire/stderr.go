@@ -147,16 +147,17 @@ func (f *StderrFeed) Take() StderrBatch {
 	return b
 }
 
-// maxSpare bounds the text buffer a feed keeps for its next batch, so a
-// target that once wrote long lines does not hold their memory while it
-// is quiet.
+// maxSpare bounds the buffers a feed keeps for its next batch (its text,
+// and its lines at a few dozen bytes each), so a target that once wrote
+// long lines, or a great many tiny ones, does not hold their memory while
+// it is quiet.
 const maxSpare = 1 << 20
 
 // Recycle gives back a batch Take returned, once its owner has copied its
 // lines out and no longer reads it: the feed writes a later batch in its
 // buffers.
 func (f *StderrFeed) Recycle(b StderrBatch) {
-	if cap(b.text) > maxSpare {
+	if cap(b.text) > maxSpare || cap(b.lines) > maxSpare/32 {
 		return
 	}
 	f.mu.Lock()
