@@ -224,9 +224,12 @@ type agentEnv struct {
 	// test/bench/pollrelay: the same copying on one thread, outside the
 	// Go scheduler
 	pollRelay string
-	rusage    string // test/bench/rusage, for the memory of process trees
-	target    []string
-	env       []string
+	// test/bench/hoprelay: the same copying through the goroutine
+	// hand-offs of run-mcp's engine, with no work
+	hopRelay string
+	rusage   string // test/bench/rusage, for the memory of process trees
+	target   []string
+	env      []string
 }
 
 func (a agentEnv) procEnv() []string { return append(os.Environ(), a.env...) }

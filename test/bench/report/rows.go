@@ -31,7 +31,7 @@ const (
 
 func measures(cfg config, b bins, env []string, tmp string) []measure {
 	demo := []string{b.demo}
-	a := agentEnv{runMCP: b.runMCP, relay: b.relay, pollRelay: b.pollRelay, rusage: b.rusage, target: demo, env: env}
+	a := agentEnv{runMCP: b.runMCP, relay: b.relay, pollRelay: b.pollRelay, hopRelay: b.hopRelay, rusage: b.rusage, target: demo, env: env}
 	cmd := func(argv ...string) func() (run, error) { return func() (run, error) { return runCmd(env, argv...) } }
 	// Rows with CPU and memory figures go through the rusage wrapper.
 	mcmd := func(argv ...string) func() (run, error) {
@@ -112,7 +112,18 @@ func agentLatency(cfg config, a agentEnv) ([]row, error) {
 	// The same direct connection, offering a progress token as run-mcp does
 	// on every call: how much of the difference is the target's own work.
 	dt := caller{r: d.r, token: true}
-	sides := []caller{d, dt, t, rl}
+	// The relay again, through the goroutine hand-offs of run-mcp's engine
+	// with no work: how much of run-mcp's difference the design's hops take,
+	// and how much its work per call.
+	hr, err := a.relayedBy(a.hopRelay)
+	if err != nil {
+		if hr.r != nil { // started, but its handshake failed
+			hr.r.close()
+		}
+		return nil, err
+	}
+	defer hr.r.close()
+	sides := []caller{d, dt, t, rl, hr}
 	if runtime.GOOS == "linux" { // pollrelay waits with ppoll(2)
 		pr, err := a.relayedBy(a.pollRelay)
 		if err != nil {
@@ -128,17 +139,18 @@ func agentLatency(cfg config, a agentEnv) ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
-	fd, fdt, ft, fr := median(times[0]), median(times[1]), median(times[2]), median(times[3])
+	fd, fdt, ft, fr, fh := median(times[0]), median(times[1]), median(times[2]), median(times[3]), median(times[4])
 	ratio := float64(ft) / float64(fr)
 	poll := ""
-	if len(times) > 4 {
-		fp := median(times[4])
+	if len(times) > 5 {
+		fp := median(times[5])
 		poll = fmt.Sprintf("; one thread polling both pipes, test/bench/pollrelay: %.3f ms, %.2f× direct", ms(fp), float64(fp)/float64(fd))
 	}
+	hops := fmt.Sprintf("; the relay through run-mcp's three goroutine hand-offs with no work, test/bench/hoprelay: %.3f ms, %.2f× the relay", ms(fh), float64(fh)/float64(fr))
 	return []row{{measure: fmt.Sprintf("latency per `call_mcp_primitive` (sequential, n = %d), against a bare relay process", len(times[2])),
-		floor: fmt.Sprintf("a bare line relay between client and target, test/bench/relay: %.3f ms (direct `tools/call`: %.3f ms, the relay %.2f× it%s; "+
+		floor: fmt.Sprintf("a bare line relay between client and target, test/bench/relay: %.3f ms (direct `tools/call`: %.3f ms, the relay %.2f× it%s%s; "+
 			"direct with the progress token run-mcp offers on every call: %.3f ms, %.2f×)",
-			ms(fr), ms(fd), float64(fr)/float64(fd), poll, ms(fdt), float64(fdt)/float64(fd)),
+			ms(fr), ms(fd), float64(fr)/float64(fd), poll, hops, ms(fdt), float64(fdt)/float64(fd)),
 		subject: fmt.Sprintf("%.3f ms: %.2f× the relay (+%.3f ms; %.2f× direct)", ms(ft), ratio, ms(ft-fr), float64(ft)/float64(fd)),
 		goal:    fmt.Sprintf("≤ %.2f× the relay", relayGoal), met: yes(ratio <= relayGoal)}}, nil
 }
