@@ -41,7 +41,7 @@ type config struct {
 
 // bins are the programs measured and the floors, built once.
 type bins struct {
-	runMCP, demo, bare, hello, pipe, big, target, rusage, relay, pollRelay, hopRelay, sock, burn string
+	runMCP, demo, bare, hello, pipe, big, target, rusage, relay, pollRelay, hopRelay, forkWrap, sock, burn string
 }
 
 func main() {
@@ -209,7 +209,7 @@ func build(dir, runMCP string) (bins, error) {
 		pkg string
 	}{{&b.bare, "./test/bench/bareclient"}, {&b.hello, "./test/bench/hello"}, {&b.pipe, "./test/bench/pipereader"},
 		{&b.big, "./test/bench/bigclient"}, {&b.target, "./test/fixtures/benchtarget"}, {&b.rusage, "./test/bench/rusage"},
-		{&b.relay, "./test/bench/relay"}, {&b.pollRelay, "./test/bench/pollrelay"}, {&b.hopRelay, "./test/bench/hoprelay"}, {&b.sock, "./test/bench/sockclient"},
+		{&b.relay, "./test/bench/relay"}, {&b.pollRelay, "./test/bench/pollrelay"}, {&b.hopRelay, "./test/bench/hoprelay"}, {&b.forkWrap, "./test/bench/forkwrap"}, {&b.sock, "./test/bench/sockclient"},
 		{&b.burn, "./test/bench/burn"}} {
 		p, err := targets.BuildBinary(dir, x.pkg)
 		if err != nil {

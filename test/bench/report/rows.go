@@ -64,7 +64,7 @@ func measures(cfg config, b bins, env []string, tmp string) []measure {
 		{"list-fast", secWire, func() ([]row, error) {
 			return listFast(cfg, cmd(b.hello), cmd(b.runMCP, "--version"),
 				cmd(b.bare, b.demo), cmd(b.runMCP, "list-tools", "--", b.demo),
-				cmd(b.bare, b.target), cmd(b.runMCP, "list-tools", "--", b.target))
+				cmd(b.bare, b.target), cmd(b.runMCP, "list-tools", "--", b.target), cmd(b.bare, b.forkWrap, b.demo))
 		}},
 		{"warm-session", secWire, func() ([]row, error) { return warmSession(cfg, b, env, tmp, demo) }},
 		{"start-up", secStart, func() ([]row, error) { return startUp(b, env) }},
@@ -417,14 +417,16 @@ const fastGoal = 1.3
 // write are, and the one `run-mcp demo-server` runs. With
 // test/fixtures/benchtarget, which does next to nothing before it answers,
 // the same ratio is shown beside it: there run-mcp's own process start is
-// most of the difference.
-func listFast(cfg config, hello, version, bare, list, bareLight, listLight func() (run, error)) ([]row, error) {
-	s, err := interleave(cfg.startRounds, hello, version, bare, list, bareLight, listLight)
+// most of the difference. So is the bare client with test/bench/forkwrap
+// between it and the demo server: what a Go process standing between a
+// client and its target costs at the least, as run-mcp's supervisor must.
+func listFast(cfg config, hello, version, bare, list, bareLight, listLight, bareWrapped func() (run, error)) ([]row, error) {
+	s, err := interleave(cfg.startRounds, hello, version, bare, list, bareLight, listLight, bareWrapped)
 	if err != nil {
 		return nil, err
 	}
 	h, v, b, l := median(walls(s[0])), median(walls(s[1])), median(walls(s[2])), median(walls(s[3]))
-	bl, ll := median(walls(s[4])), median(walls(s[5]))
+	bl, ll, bw := median(walls(s[4])), median(walls(s[5])), median(walls(s[6]))
 	r := float64(l) / float64(b)
 	// The same ratio taken within each round, for its spread: the host's
 	// pace drifts from one round to the next, not within one.
@@ -436,7 +438,9 @@ func listFast(cfg config, hello, version, bare, list, bareLight, listLight func(
 		{measure: "process start: `run-mcp --version`", floor: fmt.Sprintf("hello-world Go binary: %.2f ms", ms(h)),
 			subject: fmt.Sprintf("%.2f ms (+%.2f ms)", ms(v), ms(v-h)), goal: "none set (see Start-up)", met: "—"},
 		{measure: "one-shot `list-tools` against a fast Go target (bin/run-mcp-demo, an mcp-go server)",
-			floor: fmt.Sprintf("bare client: %.2f ms (against test/fixtures/benchtarget, which answers at once: %.2f ms)", ms(b), ms(bl)),
+			floor: fmt.Sprintf("bare client: %.2f ms (against test/fixtures/benchtarget, which answers at once: %.2f ms; "+
+				"with a minimal Go process between it and the demo server, as run-mcp's supervisor is, test/bench/forkwrap: %.2f ms, %.2f×)",
+				ms(b), ms(bl), ms(bw), float64(bw)/float64(b)),
 			subject: fmt.Sprintf("%.2f ms: %.2f× (within each round: median %.2f×, middle half %.2f× to %.2f×; against benchtarget: %.2f ms, %.2f×)",
 				ms(l), r, median(perRound), percentileF(perRound, 25), percentileF(perRound, 75), ms(ll), float64(ll)/float64(bl)),
 			goal: fmt.Sprintf("≤ %.1f×", fastGoal), met: yes(r <= fastGoal)},
@@ -448,10 +452,9 @@ func listFast(cfg config, hello, version, bare, list, bareLight, listLight func(
 const initRuns = 11
 
 // startUp reads GODEBUG=inittrace=1 of `run-mcp --version` and of a
-// one-shot listing (whose inits start the spare supervisor, where the tree
-// has one): the package inits run before main, and those outside the
-// standard library are the part run-mcp chooses (its own packages and the
-// libraries it links).
+// one-shot listing: the package inits run before main, and those outside
+// the standard library are the part run-mcp chooses (its own packages and
+// the libraries it links).
 func startUp(b bins, env []string) ([]row, error) {
 	var rows []row
 	for _, args := range [][]string{{"--version"}, {"list-tools", "--", b.target}} {
