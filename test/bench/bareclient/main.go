@@ -1,6 +1,7 @@
 // Command bareclient is the floor that run-mcp is measured against: the least
 // work any MCP client must do to spawn a stdio server and list its tools,
-// written with the Go standard library only (no MCP SDK, no run-mcp code).
+// written with the Go standard library only (no MCP SDK, no run-mcp code;
+// test/bench/floorenv gives its target the environment run-mcp gives one).
 //
 // Usage:
 //
@@ -41,6 +42,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/run-mcp/run-mcp/test/bench/floorenv"
 )
 
 const timeout = 60 * time.Second
@@ -62,7 +65,7 @@ func main() {
 		os.Exit(2)
 	}
 	cmd := exec.Command(os.Args[1], os.Args[2:]...)
-	cmd.Env = targetEnv()
+	cmd.Env = floorenv.Target()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		fail(nil, err)

@@ -18,6 +18,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+
+	"github.com/run-mcp/run-mcp/test/bench/floorenv"
 )
 
 type response struct {
@@ -42,7 +44,7 @@ func main() {
 	chars, err := strconv.Atoi(os.Args[1])
 	check(err)
 	cmd := exec.Command(os.Args[3], os.Args[4:]...)
-	cmd.Env = targetEnv()
+	cmd.Env = floorenv.Target()
 	in, err := cmd.StdinPipe()
 	check(err)
 	out, err := cmd.StdoutPipe()

@@ -18,6 +18,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+
+	"github.com/run-mcp/run-mcp/test/bench/floorenv"
 )
 
 // line is one line read, and which side it came from.
@@ -32,7 +34,7 @@ func main() {
 		os.Exit(64)
 	}
 	c := exec.Command(os.Args[1], os.Args[2:]...)
-	c.Env = targetEnv()
+	c.Env = floorenv.Target()
 	c.Stderr = os.Stderr
 	in, err := c.StdinPipe()
 	if err != nil {

@@ -12,6 +12,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+
+	"github.com/run-mcp/run-mcp/test/bench/floorenv"
 )
 
 func main() {
@@ -20,7 +22,7 @@ func main() {
 		os.Exit(2)
 	}
 	cmd := exec.Command(os.Args[1], os.Args[2:]...)
-	cmd.Env = targetEnv()
+	cmd.Env = floorenv.Target()
 	cmd.Stdout = os.Stdout
 	stderr, err := cmd.StderrPipe()
 	if err == nil {

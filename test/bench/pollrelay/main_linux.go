@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"syscall"
 	"unsafe"
+
+	"github.com/run-mcp/run-mcp/test/bench/floorenv"
 )
 
 // pollFD is struct pollfd from poll.h.
@@ -50,7 +52,7 @@ func start(argv []string) (toServer, fromServer int, wait func() error, err erro
 	}
 	serverIn, serverOut := os.NewFile(uintptr(in[0]), "stdin"), os.NewFile(uintptr(out[1]), "stdout")
 	c := exec.Command(argv[0], argv[1:]...)
-	c.Env = targetEnv()
+	c.Env = floorenv.Target()
 	c.Stdin, c.Stdout, c.Stderr = serverIn, serverOut, os.Stderr
 	err = c.Start()
 	_ = serverIn.Close() // the server has its copies

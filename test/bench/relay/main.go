@@ -14,6 +14,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+
+	"github.com/run-mcp/run-mcp/test/bench/floorenv"
 )
 
 func main() {
@@ -22,7 +24,7 @@ func main() {
 		os.Exit(64)
 	}
 	c := exec.Command(os.Args[1], os.Args[2:]...)
-	c.Env = targetEnv()
+	c.Env = floorenv.Target()
 	c.Stderr = os.Stderr
 	in, err := c.StdinPipe()
 	if err != nil {

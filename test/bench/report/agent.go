@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/run-mcp/run-mcp/test/bench/floorenv"
 )
 
 // rpc is a bare JSON-RPC client over a process's stdio: the same client
@@ -235,7 +237,7 @@ type agentEnv struct {
 func (a agentEnv) procEnv() []string { return append(os.Environ(), a.env...) }
 
 func (a agentEnv) direct() (caller, error) {
-	r, err := startRPC(targetEnv(), a.target...)
+	r, err := startRPC(floorenv.Target(), a.target...)
 	if err != nil {
 		return caller{}, err
 	}
