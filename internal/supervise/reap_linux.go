@@ -20,9 +20,10 @@ func (s *server) round() {
 // (an orphan reparented here) to the records it belongs to, kills again
 // what is being killed, and reports the targets of which nothing is left.
 // It runs on every SIGCHLD, before every request is carried out, and every
-// second, as an orphan may reach the supervisor with no SIGCHLD to tell
-// (its parent was not the supervisor's child): the sooner an orphan is
-// attributed, the fewer records it could be taken for. Called with mu held.
+// second while an orphan may reach the supervisor with no SIGCHLD to tell
+// (its parent was not the supervisor's child; see unsettled): the sooner an
+// orphan is attributed, the fewer records it could be taken for. Called
+// with mu held.
 func (s *server) settle() {
 	s.rounds++
 	lost := map[*record]bool{} // records that lost a child of the supervisor this round
@@ -45,6 +46,7 @@ func (s *server) settle() {
 		}
 		s.checkEmpty(r)
 	}
+	s.rearm()
 }
 
 // pruneMarks forgets the marks no process bears any more: once nothing is

@@ -45,6 +45,8 @@ type server struct {
 	rounds    int
 	shutting  bool
 	argv0     string
+	// silentTimer is the next silent round, while one is armed (rearm).
+	silentTimer *time.Timer
 }
 
 // record is one target run-mcp asked for.
@@ -101,7 +103,6 @@ func (s *server) watch() {
 			s.round()
 		}
 	}()
-	go s.watchSilent()
 	go func() {
 		<-stop
 		s.shutdown()
@@ -199,6 +200,7 @@ func (s *server) act(req Request) {
 			s.checkEmpty(r)
 		}
 	}
+	s.rearm()
 	s.send(EventAck, req.Num, 0)
 }
 
@@ -223,19 +225,42 @@ func (s *server) terminate(r *record) {
 }
 
 // silentEvery is how often the supervisor looks for orphans that reached it
-// with no SIGCHLD to tell (see settle).
+// with no SIGCHLD to tell (see settle), while any may (unsettled).
 const silentEvery = time.Second
 
-func (s *server) watchSilent() {
-	t := time.NewTicker(silentEvery)
-	defer t.Stop()
-	for range t.C {
-		s.mu.Lock()
-		if !s.shutting && (len(s.records) > 0 || len(s.unclaimed) > 0) {
-			s.settle()
-		}
-		s.mu.Unlock()
+// rearm arms the next silent round when one may find something, unless one
+// is armed already: a supervisor with nothing unsettled does not wake up.
+// Called with mu held, after anything that may unsettle it.
+func (s *server) rearm() {
+	if s.silentTimer == nil && !s.shutting && s.unsettled() {
+		s.silentTimer = time.AfterFunc(silentEvery, s.silentRound)
 	}
+}
+
+func (s *server) silentRound() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.silentTimer = nil
+	if !s.shutting && s.unsettled() {
+		s.settle() // which arms the next, if still unsettled
+	}
+}
+
+// unsettled says a round may find something no SIGCHLD announced: an
+// orphan that arrived silently (silent), one found but not yet attributed,
+// or a record being killed, which is swept again each round until nothing
+// of it is left. A lone target's orphans need no look of their own: its
+// end's SIGCHLD brings a round that finds them, before anything is killed.
+func (s *server) unsettled() bool {
+	if len(s.unclaimed) > 0 || s.silent() {
+		return true
+	}
+	for _, r := range s.records {
+		if r.killing {
+			return true
+		}
+	}
+	return false
 }
 
 // shutdown kills everything below the supervisor, round after round until

@@ -72,6 +72,7 @@ func (s *server) start(num uint32, payload []byte, fds []int) {
 	}
 	r := &record{id: num, pid: pid, inodes: inodes, trampolined: trampoline, alive: true, starting: trampoline, remnants: map[int]bool{}}
 	s.records[num] = r
+	defer s.rearm() // a second target makes the first one's orphans silent
 	s.byTarget[pid] = r
 	s.marks[pid] = []*record{r} // a pid now ours: any older mark with it is stale
 	for _, ino := range inodes {
