@@ -112,6 +112,9 @@ type engine struct {
 	signalAtOnce bool
 	// elicitSeq numbers run-mcp's own URL elicitations (elicitationId).
 	elicitSeq atomic.Int64
+	// stderrNews is signalled (never waited on) when a connection's stderr
+	// ring grows: see Registry.StderrNews.
+	stderrNews chan struct{}
 }
 
 // connState is everything the actor owns. Only loop's goroutine touches it.
@@ -151,6 +154,8 @@ type connState struct {
 	// auth is the HTTP target's authorization (nil: none); it outlives a
 	// life, so a reconnect keeps the token and a wait for a redirect.
 	auth *oauth.Client
+	// stderrAnnounced is stderr's Total when stderr news was last signalled.
+	stderrAnnounced int
 }
 
 func newConn(name string, env *engine) *Conn {
@@ -205,6 +210,21 @@ func (c *Conn) loop() {
 		case <-c.quit:
 			c.shutdownState(st)
 			return
+		}
+		c.announceStderr(st)
+	}
+}
+
+// announceStderr signals the engine's stderr news when this connection's
+// ring grew, however its lines came in (the feed, a call's start, a
+// query): whoever follows stderr (the agent server's relay) looks only
+// then, instead of asking every connection on a clock.
+func (c *Conn) announceStderr(st *connState) {
+	if total := st.stderr.Total(); total != st.stderrAnnounced {
+		st.stderrAnnounced = total
+		select {
+		case c.env.stderrNews <- struct{}{}:
+		default: // a signal is pending already: one look sees both
 		}
 	}
 }

@@ -79,7 +79,7 @@ func NewRegistry(opts Options) *Registry {
 		opts.ClientInfo = mcp.Implementation{Name: "run-mcp", Version: "dev"}
 	}
 	r := &Registry{env: &engine{spawner: wire.NewSpawner(), host: opts.Host, clientInfo: opts.ClientInfo, log: opts.Logger,
-		requestTimeout: opts.RequestTimeout, words: opts.Words, signalAtOnce: opts.SignalAtOnce},
+		requestTimeout: opts.RequestTimeout, words: opts.Words, signalAtOnce: opts.SignalAtOnce, stderrNews: make(chan struct{}, 1)},
 		max: opts.MaxConnections, conns: map[string]*Conn{}, idle: opts.IdleTimeout,
 		expected: map[string]int{}, expectDone: make(chan struct{})}
 	if r.idle > 0 {
@@ -386,6 +386,13 @@ func (r *Registry) LastUsed() string {
 	}
 	return r.last
 }
+
+// StderrNews receives a signal whenever some connection's stderr has grown
+// since the last: a reader follows every connection's stderr by waiting on
+// it and then reading each connection's (Conn.Stderr), rather than polling.
+// Signals coalesce: one may stand for lines of several connections, and a
+// reader that looks late finds them all.
+func (r *Registry) StderrNews() <-chan struct{} { return r.env.stderrNews }
 
 // Conns lists every connection, live or record, by name.
 func (r *Registry) Conns() []*Conn {

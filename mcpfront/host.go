@@ -49,10 +49,24 @@ type hostSession struct {
 	window  time.Time
 	sent    map[string]int
 	dropped map[string]int
+
+	// changed is signalled (never waited on) when what the relays may send
+	// changed: the host initialized, set its level or sent a request that
+	// asked for log messages, or a notification was held back.
+	changed chan struct{}
 }
 
 func newHostSession(out *lockedWriter) *hostSession {
-	return &hostSession{out: out, riders: map[string]mcp.LoggingLevel{}, pending: map[string]chan json.RawMessage{}}
+	return &hostSession{out: out, riders: map[string]mcp.LoggingLevel{}, pending: map[string]chan json.RawMessage{},
+		changed: make(chan struct{}, 1)}
+}
+
+// poke signals changed; a signal pending already stands for this one.
+func (h *hostSession) poke() {
+	select {
+	case h.changed <- struct{}{}:
+	default:
+	}
 }
 
 // initialize records a 2025-era host's handshake.
@@ -60,6 +74,7 @@ func (h *hostSession) initialize(caps mcp.ClientCapabilities) {
 	h.mu.Lock()
 	h.initialized, h.caps = true, caps
 	h.mu.Unlock()
+	h.poke()
 }
 
 // sawModern records that the host speaks 2026-07-28.
@@ -80,6 +95,7 @@ func (h *hostSession) setLevel(l mcp.LoggingLevel) {
 	h.mu.Lock()
 	h.level = l
 	h.mu.Unlock()
+	h.poke()
 }
 
 // ride records a 2026-07-28 request in flight that asked for log messages
@@ -91,6 +107,7 @@ func (h *hostSession) ride(key string, level mcp.LoggingLevel) {
 	h.mu.Lock()
 	h.riders[key] = level
 	h.mu.Unlock()
+	h.poke()
 }
 
 func (h *hostSession) unride(key string) {
@@ -240,6 +257,7 @@ func (h *hostSession) budget(conn string) bool {
 			h.dropped = map[string]int{}
 		}
 		h.dropped[conn]++
+		h.poke() // the relay says how many, once per window
 		return false
 	}
 	h.sent[conn]++

@@ -21,30 +21,53 @@ const (
 )
 
 // relayStderr forwards each target's new stderr lines to the host as
-// logging messages, at most relayLines per message every relayEvery, with a
-// since=N pointer for the rest. Positions run on across a connection's
-// reconnects, so one cursor per connection follows every process of it.
+// logging messages, at most relayLines per message and one look every
+// relayEvery, with a since=N pointer for the rest, and says how many
+// notifications the forwarding budget held back. Positions run on across a
+// connection's reconnects, so one cursor per connection follows every
+// process of it.
+//
+// It looks only when there is something to send: a connection's stderr grew
+// (the engine's StderrNews) or the host changed what it may be sent. An
+// agent server whose targets are quiet does not wake up at all.
 func (f *front) relayStderr(ctx context.Context) {
 	seen := map[*actors.Conn]int{}
-	tick := time.NewTicker(relayEvery)
-	defer tick.Stop()
+	var last time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick.C:
+		case <-f.reg.StderrNews():
+		case <-f.host.changed:
 		}
-		if !f.host.allows(mcp.LoggingLevelInfo) {
-			continue
+		// One look per relayEvery: what comes meanwhile goes with the next.
+		if wait := relayEvery - time.Since(last); wait > 0 {
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-t.C:
+			}
 		}
-		f.host.flushDropped()
-		conns := f.reg.Conns()
-		live := make(map[*actors.Conn]int, len(conns))
-		for _, c := range conns {
-			live[c] = f.relayOnce(ctx, c, seen[c])
-		}
-		seen = live
+		last = time.Now()
+		seen = f.relayAll(ctx, seen)
 	}
+}
+
+// relayAll relays what every connection's server wrote after its cursor in
+// seen, when the host allows it, and returns the cursors to keep.
+func (f *front) relayAll(ctx context.Context, seen map[*actors.Conn]int) map[*actors.Conn]int {
+	if !f.host.allows(mcp.LoggingLevelInfo) {
+		return seen
+	}
+	f.host.flushDropped()
+	conns := f.reg.Conns()
+	live := make(map[*actors.Conn]int, len(conns))
+	for _, c := range conns {
+		live[c] = f.relayOnce(ctx, c, seen[c])
+	}
+	return live
 }
 
 // relayOnce relays what c's server wrote after since and returns the new
