@@ -56,7 +56,9 @@ type daemon struct {
 	inFlight atomic.Int64
 	quit     chan struct{}
 	quitOnce sync.Once
-	socket   socketWatch // the socket file it listens on, checked each tick
+	socket   *socketWatch // the socket file it listens on
+	// idleSet is signalled when a request changes the idle timeout.
+	idleSet  chan struct{}
 	handlers sync.WaitGroup
 
 	recMu sync.Mutex
@@ -107,6 +109,7 @@ func RunDaemon(ctx context.Context, version string, words actors.Words, host act
 		return reportStart(status, StartStatus{Code: ExitToolError, Error: err.Error()})
 	}
 	d0 := watchSocket(rec.Socket)
+	defer d0.stop()
 	defer func() {
 		if !d0.lost(rec.Socket) { // not another daemon's, after ours was removed
 			safesocket.Remove(rec.Socket)
@@ -121,7 +124,8 @@ func RunDaemon(ctx context.Context, version string, words actors.Words, host act
 			RemoveRecord(dir, spec.Name)
 		}
 	}()
-	d := &daemon{reg: reg, handler: h, dir: dir, name: spec.Name, rec: rec, logger: logger, quit: make(chan struct{}), socket: d0}
+	d := &daemon{reg: reg, handler: h, dir: dir, name: spec.Name, rec: rec, logger: logger, quit: make(chan struct{}), socket: d0,
+		idleSet: make(chan struct{}, 1)}
 	d.touch()
 	d.idle.Store(int64(spec.IdleMinutes * float64(time.Minute)))
 	logger.Printf("session %s: serving %s (PID %d) on %s", spec.Name, rec.Target, rec.Pid, rec.Socket)
@@ -158,6 +162,30 @@ func reportStart(status *os.File, st StartStatus) error {
 
 func (d *daemon) touch() { d.lastUsed.Store(time.Now().UnixNano()) }
 
+// noIdleTimeout stands for a timer that never fires: a session without an
+// idle timeout.
+const noIdleTimeout = 1<<63 - 1
+
+// idleLeft is how long until the session has been idle for its timeout, as
+// far as is known now: its timer fires then, and idleOver looks again (a
+// command may have come, or be running).
+func (d *daemon) idleLeft() time.Duration {
+	idle := time.Duration(d.idle.Load())
+	if idle <= 0 {
+		return noIdleTimeout
+	}
+	if d.inFlight.Load() > 0 {
+		return idle // its end restarts the count
+	}
+	return max(idle-time.Since(time.Unix(0, d.lastUsed.Load())), 0)
+}
+
+// idleOver says the session has gone its idle timeout without a command.
+func (d *daemon) idleOver() bool {
+	idle := time.Duration(d.idle.Load())
+	return idle > 0 && d.inFlight.Load() == 0 && time.Since(time.Unix(0, d.lastUsed.Load())) >= idle
+}
+
 func (d *daemon) stop() { d.quitOnce.Do(func() { close(d.quit) }) }
 
 // serve answers requests until close-session, the idle timeout, a signal
@@ -170,8 +198,8 @@ func (d *daemon) serve(parent context.Context, ln net.Listener) error {
 	defer cancel(nil)
 	fatal := make(chan error, 1)
 	go func() { fatal <- d.accept(ctx, ln) }()
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
+	idle := time.NewTimer(d.idleLeft())
+	defer idle.Stop()
 	var err error
 	why := "the session's daemon stopped"
 loop:
@@ -189,17 +217,20 @@ loop:
 			if err != nil {
 				break loop
 			}
-		case <-tick.C:
+		case <-d.socket.changed():
 			if d.socket.lost(d.rec.Socket) {
 				d.logger.Printf("session %s: closing: its socket %s was removed or replaced (something cleaned the temp directory?), so no command can reach it", d.name, d.rec.Socket)
 				why = "the session's socket was removed from under its daemon"
 				break loop
 			}
-			idle := time.Duration(d.idle.Load())
-			if idle > 0 && d.inFlight.Load() == 0 && time.Since(time.Unix(0, d.lastUsed.Load())) > idle {
-				d.logger.Printf("session %s: closing after %s without a command (--idle-timeout)", d.name, idle)
+		case <-d.idleSet:
+			idle.Reset(d.idleLeft())
+		case <-idle.C:
+			if d.idleOver() {
+				d.logger.Printf("session %s: closing after %s without a command (--idle-timeout)", d.name, time.Duration(d.idle.Load()))
 				break loop
 			}
+			idle.Reset(d.idleLeft())
 		}
 	}
 	ln.Close()
@@ -345,6 +376,10 @@ func (d *daemon) answer(ctx context.Context, req *Request) (reply Reply) {
 	if req.IdleMinutes != nil {
 		d.idle.Store(int64(*req.IdleMinutes * float64(time.Minute)))
 		d.update(func(r *Record) { r.IdleMinutes = *req.IdleMinutes })
+		select {
+		case d.idleSet <- struct{}{}:
+		default: // the loop has one to read already
+		}
 	}
 	return d.handler(ctx, d.reg, d.name, req)
 }

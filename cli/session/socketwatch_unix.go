@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && !linux
 
 package session
 
@@ -6,22 +6,22 @@ import "os"
 
 // socketWatch tells whether the socket file a daemon listens on is still
 // its own: one a temp-directory cleaner removed (or a later daemon of the
-// same name replaced) can bring no command to it any more.
-type socketWatch struct{ info os.FileInfo }
-
-func watchSocket(path string) socketWatch {
-	info, err := os.Lstat(path)
-	if err != nil {
-		return socketWatch{}
-	}
-	return socketWatch{info: info}
+// same name replaced) can bring no command to it any more. Here the daemon
+// looks every pollEvery.
+type socketWatch struct {
+	info    os.FileInfo
+	changes chan struct{}
+	done    chan struct{}
 }
 
-// lost says the file at path is gone or no longer the one watched.
-func (w socketWatch) lost(path string) bool {
-	if w.info == nil {
-		return false
+func watchSocket(path string) *socketWatch {
+	w := &socketWatch{changes: make(chan struct{}, 1), done: make(chan struct{})}
+	if info, err := os.Lstat(path); err == nil {
+		w.info = info
+		go w.poll()
 	}
-	now, err := os.Lstat(path)
-	return err != nil || !os.SameFile(w.info, now)
+	return w
 }
+
+// stop ends the watch.
+func (w *socketWatch) stop() { close(w.done) }

@@ -4,6 +4,11 @@ package session
 // cleans it from under the daemon, so there is nothing to watch.
 type socketWatch struct{}
 
-func watchSocket(string) socketWatch { return socketWatch{} }
+func watchSocket(string) *socketWatch { return &socketWatch{} }
 
-func (socketWatch) lost(string) bool { return false }
+// changed never fires.
+func (*socketWatch) changed() <-chan struct{} { return nil }
+
+func (*socketWatch) lost(string) bool { return false }
+
+func (*socketWatch) stop() {}
