@@ -110,7 +110,9 @@ func TestSessionWhoseSocketWasRemovedIsStopped(t *testing.T) {
 // When the temp-directory cleaner took both the socket and the record, a new
 // session of the same name starts; the old daemon then stops by itself and
 // must leave the new one's socket and record alone (Go's listener unlinks
-// its path on Close, which was the new daemon's socket by then).
+// its path on Close, which was the new daemon's socket by then). The record
+// goes first: the daemon stops as soon as its socket goes (and removes its
+// own record then), so the other order would race it.
 func TestOrphanedDaemonLeavesItsSuccessorAlone(t *testing.T) {
 	t.Parallel()
 	s := newSession(t, "reborn")
@@ -120,7 +122,7 @@ func TestOrphanedDaemonLeavesItsSuccessorAlone(t *testing.T) {
 		t.Fatalf("sessions: %+v", old)
 	}
 	record, socket := sessionFiles(t, s, "reborn")
-	for _, p := range []string{socket, record} {
+	for _, p := range []string{record, socket} {
 		if err := os.Remove(p); err != nil {
 			t.Fatal(err)
 		}
