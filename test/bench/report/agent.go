@@ -270,13 +270,18 @@ func (a agentEnv) sides() (direct, agent, relay caller, closeAll func(), err err
 // relayed is a direct connection with test/bench/relay in between.
 func (a agentEnv) relayed() (caller, error) { return a.relayedBy(a.relay) }
 
-// relayedBy is a direct connection with the relay program given in between.
+// relayedBy is a direct connection with the relay program given in between;
+// one whose handshake fails is stopped.
 func (a agentEnv) relayedBy(relay string) (caller, error) {
 	r, err := startRPC(a.procEnv(), append([]string{relay}, a.target...)...)
 	if err != nil {
 		return caller{}, err
 	}
-	return caller{r: r}, r.initialize()
+	if err := r.initialize(); err != nil {
+		r.close()
+		return caller{}, err
+	}
+	return caller{r: r}, nil
 }
 
 // connectWidth is how many connect_to_mcp calls the report keeps in flight

@@ -117,9 +117,6 @@ func agentLatency(cfg config, a agentEnv) ([]row, error) {
 	// and how much its work per call.
 	hr, err := a.relayedBy(a.hopRelay)
 	if err != nil {
-		if hr.r != nil { // started, but its handshake failed
-			hr.r.close()
-		}
 		return nil, err
 	}
 	defer hr.r.close()
@@ -127,9 +124,6 @@ func agentLatency(cfg config, a agentEnv) ([]row, error) {
 	if runtime.GOOS == "linux" { // pollrelay waits with ppoll(2)
 		pr, err := a.relayedBy(a.pollRelay)
 		if err != nil {
-			if pr.r != nil { // started, but its handshake failed
-				pr.r.close()
-			}
 			return nil, err
 		}
 		defer pr.r.close()
