@@ -142,7 +142,7 @@ func parseWord(w string, stringsOnly bool) (string, any, error) {
 		}
 		var v any
 		if err := decodeExact(raw, &v); err != nil {
-			return "", nil, exitf(ExitDataErr, "%s: the value after := must be JSON (number, true/false, array, object, null or a quoted string): %v. For a plain string use %s=%s", w, err, key, raw)
+			return "", nil, exitf(ExitDataErr, "%s: the value after := must be JSON (number, true/false, array, object, null or a quoted string): %s. For a plain string use %s=%s", w, wire.JSONWords(err), key, raw)
 		}
 		return key, v, nil
 	}
